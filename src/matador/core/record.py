@@ -1,0 +1,211 @@
+"""Records of hands and the replay contract (RULES.md section 8).
+
+A :class:`Record` is one hand as JSON: rules, players, deal and moves, enough
+to replay it exactly. :func:`parse_record` validates everything and raises
+:class:`~matador.core.errors.RecordError` with ``WHERE: WHY``;
+:func:`replay` returns the trace and the result the ``replay`` command prints.
+
+>>> import json
+>>> text = json.dumps({
+...     "rules": {"preset": "classic", "overrides": {}}, "players": 2,
+...     "deal": {"hands": [["0-3", "2-4", "1-1", "6-6", "3-3"],
+...                        ["2-2", "0-4", "4-6", "0-6", "1-4"]],
+...              "boneyard": ["0-0", "2-5", "1-6", "5-6", "4-4", "3-5", "0-2", "2-6", "4-5",
+...                           "1-2", "0-5", "2-3", "3-4", "1-3", "5-5", "0-1", "1-5", "3-6"],
+...              "set_aside": [], "leader": 0},
+...     "moves": ["0-3", "R4-0", "draw", "L0-0", "draw", "R2-5", "R2-4", "draw",
+...               "L6-1", "L6-6", "L1-4", "L3-3", "L4-6", "L1-1"]})
+>>> replay(parse_record(text)).result
+{'winner': 0, 'reason': 'out', 'pips': [0, 10], 'points': [10, 0]}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from matador.core.errors import InvalidMoveError, MatadorError, RecordError, RulesError
+from matador.core.moves import MOVE_NAMES, Move
+from matador.core.rules import Rules
+from matador.core.state import Deal, HandState, Outcome, _check_players
+
+_KEYS = ("rules", "players", "deal", "moves", "meta", "result")
+
+
+@dataclass(frozen=True)
+class Record:
+    """One hand: rules, players, deal, moves, and optional meta and result."""
+
+    rules: Rules
+    """The rules the hand is played under."""
+    deal: Deal
+    """The deal (hands, boneyard in draw order, set-aside tiles, leader)."""
+    moves: tuple[Move, ...] = ()
+    """The moves in order."""
+    meta: Mapping[str, Any] | None = None
+    """Free-form information, ignored by the replay."""
+    result: Mapping[str, Any] | None = field(default=None, compare=False)
+    """The result written in the record, if any (checked against the replay)."""
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self.deal.players
+
+    def to_json(self, *, with_result: bool = True) -> dict[str, Any]:
+        """The record as a JSON object; ``with_result`` adds the replayed result."""
+        out: dict[str, Any] = {
+            "rules": self.rules.to_json(),
+            "players": self.players,
+            "deal": self.deal.to_json(),
+            "moves": [str(m) for m in self.moves],
+        }
+        if self.meta is not None:
+            out["meta"] = dict(self.meta)
+        if with_result:
+            out["result"] = replay(self).result
+        return out
+
+    def dumps(self, *, with_result: bool = True) -> str:
+        """The record as one line of JSON."""
+        return json.dumps(self.to_json(with_result=with_result), separators=(", ", ": "))
+
+    def state(self) -> HandState:
+        """The state after every move of the record (the record must be valid)."""
+        state = HandState(self.rules, self.deal)
+        for m in self.moves:
+            state.push(m)
+        return state
+
+    @classmethod
+    def of(cls, state: HandState, meta: Mapping[str, Any] | None = None) -> Record:
+        """The record of a hand played so far."""
+        return cls(state.rules, state.deal, tuple(state.moves), meta)
+
+
+def parse_record(source: str | bytes | Mapping[str, Any]) -> Record:
+    """Read and validate a record from JSON text or an already-decoded object.
+
+    Every move is checked against the rules; a ``result``, if present, must
+    equal the replayed one. Raises :class:`RecordError` (``WHERE: WHY``).
+    """
+    if isinstance(source, (str, bytes)):
+        try:
+            data = json.loads(source)
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise RecordError("record", f"not valid JSON ({e})") from None
+    else:
+        data = source
+    if not isinstance(data, Mapping):
+        raise RecordError("record", "must be a JSON object")
+    for key in data:
+        if key not in _KEYS:
+            raise RecordError(str(key), f"unknown key (a record has {', '.join(_KEYS)})")
+    for key in ("rules", "players", "deal", "moves"):
+        if key not in data:
+            raise RecordError(key, "missing")
+    raw_rules = data["rules"]
+    if not isinstance(raw_rules, Mapping):
+        raise RecordError("rules", "must be an object with preset and overrides")
+    for key in raw_rules:
+        if key not in ("preset", "overrides"):
+            raise RecordError(f"rules.{key}", "unknown key (expected preset, overrides)")
+    if "preset" not in raw_rules:
+        raise RecordError("rules.preset", "missing")
+    try:
+        rules = Rules.from_preset(raw_rules["preset"], raw_rules.get("overrides", {}))
+    except RulesError as e:
+        raise RecordError(e.where, e.why) from None
+    players = data["players"]
+    try:
+        _check_players(rules, players)
+    except RecordError as e:
+        raise RecordError("players", e.why) from None
+    deal = Deal.parse(data["deal"], rules, players)
+    raw_moves = data["moves"]
+    if not isinstance(raw_moves, list):
+        raise RecordError("moves", "must be a list of moves")
+    meta = data.get("meta")
+    state = HandState(rules, deal)
+    moves = []
+    for i, text in enumerate(raw_moves):
+        try:
+            m = Move.parse(text)
+        except InvalidMoveError as e:
+            raise RecordError(f"moves[{i}]", str(e)) from None
+        if state.outcome is not None:
+            raise RecordError(f"moves[{i}]", f"{m} comes after the end of the hand "
+                              f"({state.outcome.reason.value}, R18/R19)")
+        if not state.legal_mask() >> m & 1:
+            rule, why = state.explain_illegal(m)
+            raise RecordError(f"moves[{i}]", f"{m} is illegal for seat {state.to_move}: "
+                              f"{why} ({rule})")
+        state.push(m)
+        moves.append(m)
+    record = Record(rules, deal, tuple(moves), meta, data.get("result"))
+    if "result" in data:
+        expected = result_of(state)
+        if not _same_json(data["result"], expected):
+            raise RecordError("result", f"{json.dumps(data['result'])} does not match the "
+                              f"replayed result {json.dumps(expected)}")
+    return record
+
+
+def result_of(state: HandState) -> dict[str, Any]:
+    """The result line of the replay contract for ``state``."""
+    if state.outcome is None:
+        return {"over": False, "to_move": state.to_move}
+    return state.outcome.to_json()
+
+
+def position_of(state: HandState) -> dict[str, Any]:
+    """One ``--trace`` line: ply, seat to move (``None`` once over), sorted legal moves."""
+    mask = state.legal_mask()
+    legal = []
+    while mask:
+        low = mask & -mask
+        legal.append(MOVE_NAMES[low.bit_length() - 1])
+        mask ^= low
+    return {"ply": state.ply, "to_move": None if state.outcome else state.to_move,
+            "legal": legal}
+
+
+@dataclass(frozen=True)
+class Replay:
+    """What replaying a record gives: a position per ply, the result, the final state."""
+
+    trace: list[dict[str, Any]]
+    result: dict[str, Any]
+    state: HandState
+    outcome: Outcome | None
+
+
+def replay(record: Record, *, trace: bool = False) -> Replay:
+    """Replay ``record`` (already validated); with ``trace``, one position line per ply."""
+    state = HandState(record.rules, record.deal)
+    lines = [position_of(state)] if trace else []
+    for m in record.moves:
+        state.push(m)
+        if trace:
+            lines.append(position_of(state))
+    return Replay(lines, result_of(state), state, state.outcome)
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Equality of JSON values that does not confuse ``true`` with ``1``."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, Sequence) and not isinstance(a, str) and isinstance(b, Sequence) \
+            and not isinstance(b, str):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) or isinstance(b, float):
+        return False if type(a) is not type(b) else a == b
+    return type(a) is type(b) and a == b
+
+
+__all__ = ["MatadorError", "Record", "Replay", "parse_record", "position_of", "replay",
+           "result_of"]

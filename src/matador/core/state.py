@@ -1,0 +1,612 @@
+"""One hand of Matador: the deal, the state, its legal moves and its outcome (R5-R22).
+
+:class:`HandState` is mutable, like a python-chess ``Board``, and offers two
+paths:
+
+* :meth:`HandState.play` parses and validates (for user input), raising
+  :class:`~matador.core.errors.IllegalMoveError` that names the rule;
+* :meth:`HandState.push` trusts the caller (for search), with
+  :meth:`HandState.copy` to branch.
+
+>>> from matador.core.rules import Rules
+>>> deal = Deal.parse({"hands": [["0-3", "2-4", "1-1", "6-6", "3-3"],
+...                              ["2-2", "0-4", "4-6", "0-6", "1-4"]],
+...                    "boneyard": ["0-0", "2-5", "1-6", "5-6", "4-4", "3-5", "0-2", "2-6",
+...                                 "4-5", "1-2", "0-5", "2-3", "3-4", "1-3", "5-5", "0-1",
+...                                 "1-5", "3-6"],
+...                    "set_aside": [], "leader": 0}, Rules.from_preset("classic"), 2)
+>>> state = HandState(Rules.from_preset("classic"), deal)
+>>> [str(m) for m in state.legal_moves]
+['0-3', '1-1', '2-4', '3-3', '6-6']
+>>> state.play("0-3"); [str(m) for m in state.legal_moves]
+['R4-0', 'R4-1', 'R4-6']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from matador.core.errors import IllegalMoveError, InvalidMoveError, RecordError
+from matador.core.moves import (
+    DRAW,
+    MOVE_END,
+    MOVE_EXPOSED,
+    MOVE_NAMES,
+    MOVE_TILE,
+    MOVE_TOUCH,
+    MOVES,
+    PASS,
+    PLAY_BASE,
+    Move,
+)
+from matador.core.rules import FirstLeader, Rules
+from matador.core.tables import RuleTables, tables_for
+from matador.core.tiles import (
+    HALVES,
+    NAMES,
+    NUM_TILES,
+    TILES,
+    Tile,
+    TileMask,
+    lead_rank,
+    mask_of,
+    pips_of,
+    tiles_of,
+)
+
+Seat = int
+"""A seat number, 0..players-1 (R13)."""
+
+
+class Reason(str, Enum):
+    """Why a hand ended."""
+
+    OUT = "out"
+    BLOCKED = "blocked"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished hand (RULES.md section 8)."""
+
+    winner: Seat | None
+    """The winning seat, or ``None`` for a hand with no winner (R20)."""
+    reason: Reason
+    """``out`` (a player went out, R18) or ``blocked`` (R19)."""
+    pips: tuple[int, ...]
+    """The pips left in each hand (R2)."""
+    points: tuple[int, ...]
+    """What each seat scored in this hand (R21 + R22)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The result object of the replay contract."""
+        return {
+            "winner": self.winner,
+            "reason": self.reason.value,
+            "pips": list(self.pips),
+            "points": list(self.points),
+        }
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A dealt hand (R12, R14): each seat's tiles, the boneyard in draw order, the leader."""
+
+    hands: tuple[tuple[Tile, ...], ...]
+    """The tiles dealt to each seat."""
+    boneyard: tuple[Tile, ...]
+    """The boneyard; draws take its first remaining tile (R12)."""
+    set_aside: tuple[Tile, ...]
+    """Tiles removed unseen (R12)."""
+    leader: Seat
+    """The seat that opens (R14 already applied)."""
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.hands)
+
+    @classmethod
+    def random(cls, rules: Rules, players: int, rng: random.Random,
+               leader: Seat | None = None) -> Deal:
+        """Shuffle and deal (R12); the leader is ``leader`` or chosen by ``first_leader`` (R14)."""
+        _check_players(rules, players)
+        tiles = list(TILES)
+        rng.shuffle(tiles)
+        k = rules.set_aside
+        size = rules.hand_size_for(players)
+        set_aside = tuple(tiles[:k])
+        hands = tuple(tuple(tiles[k + i * size:k + (i + 1) * size]) for i in range(players))
+        boneyard = tuple(tiles[k + players * size:])
+        if leader is None:
+            if rules.first_leader is FirstLeader.LOT:
+                leader = rng.randrange(players)
+            else:
+                leader = highest_double_leader(hands)
+        return cls(hands, boneyard, set_aside, leader)
+
+    @classmethod
+    def parse(cls, data: Any, rules: Rules, players: int, where: str = "deal") -> Deal:
+        """Read and validate the ``deal`` object of a record (RULES.md section 8).
+
+        Raises :class:`RecordError` naming the field: every tile exactly once,
+        ``hand_size`` tiles per hand, ``set_aside`` tiles set aside, a valid
+        leader.
+        """
+        if not isinstance(data, Mapping):
+            raise RecordError(where, "must be an object")
+        for key in data:
+            if key not in ("hands", "boneyard", "set_aside", "leader"):
+                raise RecordError(f"{where}.{key}", "unknown key (expected hands, boneyard, "
+                                  "set_aside, leader)")
+        for key in ("hands", "boneyard", "set_aside", "leader"):
+            if key not in data:
+                raise RecordError(f"{where}.{key}", "missing")
+        seen: dict[int, str] = {}
+
+        def tiles(value: Any, path: str) -> tuple[Tile, ...]:
+            if not isinstance(value, list):
+                raise RecordError(path, "must be a list of tiles")
+            out = []
+            for i, text in enumerate(value):
+                p = f"{path}[{i}]"
+                try:
+                    tile = Tile.parse(text)
+                except ValueError as e:
+                    raise RecordError(p, str(e)) from None
+                if tile in seen:
+                    raise RecordError(p, f"tile {tile} is used twice (also at {seen[tile]})")
+                seen[tile] = p
+                out.append(tile)
+            return tuple(out)
+
+        raw_hands = data["hands"]
+        if not isinstance(raw_hands, list):
+            raise RecordError(f"{where}.hands", "must be a list of hands")
+        if len(raw_hands) != players:
+            raise RecordError(f"{where}.hands",
+                              f"{len(raw_hands)} hands for {players} players")
+        size = rules.hand_size_for(players)
+        hands = []
+        for i, raw in enumerate(raw_hands):
+            hand = tiles(raw, f"{where}.hands[{i}]")
+            if len(hand) != size:
+                raise RecordError(f"{where}.hands[{i}]",
+                                  f"{len(hand)} tiles, but hand_size is {size} (R12)")
+            hands.append(hand)
+        set_aside = tiles(data["set_aside"], f"{where}.set_aside")
+        if len(set_aside) != rules.set_aside:
+            raise RecordError(f"{where}.set_aside",
+                              f"{len(set_aside)} tiles, but set_aside is {rules.set_aside} (R12)")
+        boneyard = tiles(data["boneyard"], f"{where}.boneyard")
+        if len(seen) != NUM_TILES:
+            missing = [NAMES[t] for t in range(NUM_TILES) if t not in seen]
+            raise RecordError(where, f"tile{'s' if len(missing) > 1 else ''} "
+                              f"{', '.join(missing)} missing: the deal must use each "
+                              "of the 28 tiles exactly once (R1)")
+        leader = data["leader"]
+        if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < players:
+            raise RecordError(f"{where}.leader", f"{leader!r} is not a seat (0..{players - 1})")
+        return cls(tuple(hands), boneyard, set_aside, leader)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``deal`` object of a record."""
+        return {
+            "hands": [[str(t) for t in hand] for hand in self.hands],
+            "boneyard": [str(t) for t in self.boneyard],
+            "set_aside": [str(t) for t in self.set_aside],
+            "leader": self.leader,
+        }
+
+
+def highest_double_leader(hands: Sequence[Sequence[int]]) -> Seat:
+    """The seat holding the highest double, else the tile with most pips (R14)."""
+    best = max(range(len(hands)), key=lambda s: max(lead_rank(t) for t in hands[s]))
+    return best
+
+
+def _check_players(rules: Rules, players: int) -> None:
+    if isinstance(players, bool) or not isinstance(players, int) or not rules.allows_players(
+        players
+    ):
+        lo, hi = rules.players
+        raise RecordError("players", f"{players!r} players, but the rules allow {lo}..{hi}")
+
+
+class LegalMoves:
+    """The legal moves of a position: a cheap view supporting ``in``, ``len``, ``bool`` and iteration.
+
+    Iteration yields :class:`Move` values in id order, which is the plain
+    string order of their notation.
+    """
+
+    __slots__ = ("_mask",)
+
+    def __init__(self, mask: int) -> None:
+        self._mask = mask
+
+    @property
+    def mask(self) -> int:
+        """The 128-bit move mask (bit ``m`` set for move id ``m``)."""
+        return self._mask
+
+    def __contains__(self, move: object) -> bool:
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move)
+            except InvalidMoveError:
+                return False
+        if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < 128:
+            return False
+        return bool(self._mask >> move & 1)
+
+    def __len__(self) -> int:
+        return self._mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return bool(self._mask)
+
+    def __iter__(self) -> Iterator[Move]:
+        mask = self._mask
+        while mask:
+            low = mask & -mask
+            yield MOVES[low.bit_length() - 1]
+            mask ^= low
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves {' '.join(MOVE_NAMES[m] for m in self)}>"
+
+
+_MASK_CACHE: dict[int, tuple[int, ...]] = {}
+
+
+def move_ids(mask: int) -> tuple[int, ...]:
+    """The move ids of a move mask, sorted (cached: masks repeat a lot in playouts)."""
+    ids = _MASK_CACHE.get(mask)
+    if ids is None:
+        out = []
+        m = mask
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        ids = tuple(out)
+        if len(_MASK_CACHE) < 200_000:
+            _MASK_CACHE[mask] = ids
+    return ids
+
+
+_NO_HISTORY: tuple[()] = ()
+
+
+class HandState:
+    """The full state of one hand: every hand, the boneyard, the line's ends, the history.
+
+    It holds hidden information: give players a :meth:`view`, never the
+    state. ``push`` is the unchecked fast path; ``play`` validates.
+    """
+
+    __slots__ = (
+        "rules", "deal", "players", "hands", "left", "right", "to_move", "drawn",
+        "points", "ply", "outcome", "_tb", "_bone", "_bpos", "_hist", "_empty_at",
+    )
+
+    rules: Rules
+    deal: Deal
+    players: int
+    hands: list[TileMask]
+    left: int
+    right: int
+    to_move: int
+    drawn: bool
+    points: list[int]
+    ply: int
+    outcome: Outcome | None
+    _tb: RuleTables
+    _bone: tuple[Tile, ...]
+    _bpos: int
+    _hist: Any
+    _empty_at: list[int]
+
+    def __init__(self, rules: Rules, deal: Deal) -> None:
+        """Start a hand from ``deal`` (already validated; see :meth:`Deal.parse`).
+
+        ``hands`` are tile masks per seat; ``left``/``right`` the end values
+        (-1 before the opening); ``to_move`` the seat to move (-1 once over);
+        ``drawn`` whether the mover has drawn this turn; ``points`` the
+        points scored so far in this hand (R22).
+        """
+        self.rules = rules
+        self.deal = deal
+        self.players = deal.players
+        self.hands = [mask_of(h) for h in deal.hands]
+        self.left = -1
+        self.right = -1
+        self.to_move = deal.leader
+        self.drawn = False
+        self.points = [0] * deal.players
+        self.ply = 0
+        self.outcome = None
+        self._tb = tables_for(rules)
+        self._bone = deal.boneyard
+        self._bpos = 0
+        self._hist = _NO_HISTORY
+        self._empty_at = [-1] * deal.players
+
+    @classmethod
+    def new(cls, rules: Rules, players: int, rng: random.Random,
+            leader: Seat | None = None) -> HandState:
+        """A freshly dealt hand (R12, R14)."""
+        return cls(rules, Deal.random(rules, players, rng, leader))
+
+    # -- reading ---------------------------------------------------------------
+
+    def copy(self) -> HandState:
+        """An independent copy (cheap: the deal and history are shared, immutably)."""
+        new = object.__new__(HandState)
+        new.rules = self.rules
+        new.deal = self.deal
+        new.players = self.players
+        new.hands = self.hands[:]
+        new.left = self.left
+        new.right = self.right
+        new.to_move = self.to_move
+        new.drawn = self.drawn
+        new.points = self.points[:]
+        new.ply = self.ply
+        new.outcome = self.outcome
+        new._tb = self._tb
+        new._bone = self._bone
+        new._bpos = self._bpos
+        new._hist = self._hist
+        new._empty_at = self._empty_at[:]
+        return new
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand has ended (R18, R19)."""
+        return self.outcome is not None
+
+    @property
+    def ends(self) -> tuple[int, int] | None:
+        """The numbers shown by the left and right ends, or ``None`` before the opening."""
+        return None if self.left < 0 else (self.left, self.right)
+
+    @property
+    def boneyard_size(self) -> int:
+        """Tiles left in the boneyard."""
+        return len(self._bone) - self._bpos
+
+    @property
+    def boneyard(self) -> tuple[Tile, ...]:
+        """The tiles left in the boneyard, in draw order (hidden information)."""
+        return self._bone[self._bpos:]
+
+    def hand(self, seat: Seat) -> list[Tile]:
+        """The tiles ``seat`` holds now (hidden information), in index order."""
+        return tiles_of(self.hands[seat])
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many tiles each seat holds."""
+        return tuple(h.bit_count() for h in self.hands)
+
+    def pips(self) -> tuple[int, ...]:
+        """The pips in each hand (R2)."""
+        return tuple(pips_of(h) for h in self.hands)
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves played so far, in order."""
+        out: list[Move] = []
+        node = self._hist
+        while node:
+            out.append(MOVES[node[0]])
+            node = node[1]
+        out.reverse()
+        return out
+
+    def legal_mask(self) -> int:
+        """The 128-bit mask of legal move ids (0 once the hand is over)."""
+        if self.outcome is not None:
+            return 0
+        tb = self._tb
+        return tb.legal_mask(
+            self.hands[self.to_move], self.left, self.right,
+            self._bpos < len(self._bone) and not (self.drawn and tb.draw_one), self.drawn,
+        )
+
+    def legal_move_ids(self) -> tuple[int, ...]:
+        """The legal move ids, sorted (the fast path for search)."""
+        return move_ids(self.legal_mask())
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves: supports ``in`` (a :class:`Move`, id or notation), ``len``, iteration."""
+        return LegalMoves(self.legal_mask())
+
+    # -- playing ---------------------------------------------------------------
+
+    def push(self, m: int) -> None:
+        """Play move id ``m`` without checking it (it must be legal)."""
+        s = self.to_move
+        tb = self._tb
+        self._hist = (m, self._hist)
+        self.ply += 1
+        if m < DRAW:
+            t = MOVE_TILE[m]
+            h = self.hands[s] & ~(1 << t)
+            self.hands[s] = h
+            self.drawn = False
+            if m < PLAY_BASE:  # R6: the opening, low half on the left
+                self.left, self.right = HALVES[t]
+                if tb.per_matador and tb.matadors >> t & 1:
+                    self.points[s] += tb.per_matador
+            else:  # R7
+                e = MOVE_END[m]
+                x = MOVE_EXPOSED[m]
+                if tb.scores_plays:
+                    v = self.right if e else self.left
+                    pts = 0
+                    if MOVE_TOUCH[m] + v == tb.target:
+                        pts += tb.per_join
+                    if tb.matadors >> t & 1:
+                        pts += tb.per_matador
+                    if x == tb.target:
+                        pts += tb.bonus
+                    self.points[s] += pts
+                if e:
+                    self.right = x
+                else:
+                    self.left = x
+            if not h:
+                if tb.going_out == 0:  # R18 ends_hand
+                    self._finish(s, Reason.OUT)
+                    return
+                self._empty_at[s] = self.ply
+            if self._bpos == len(self._bone) and self._check_end():
+                return
+            self._advance(s)
+        elif m == DRAW:  # R16
+            t = self._bone[self._bpos]
+            self._bpos += 1
+            self.hands[s] |= 1 << t
+            self.drawn = True
+            self._empty_at[s] = -1
+            if self._bpos == len(self._bone):
+                self._check_end()
+        else:  # R17
+            self.points[s] -= tb.pass_penalty
+            self.drawn = False
+            self._advance(s)
+
+    def _advance(self, s: int) -> None:
+        n = self.players
+        s = (s + 1) % n
+        if self._tb.going_out == 2 and self._bpos == len(self._bone):
+            hands = self.hands
+            while not hands[s]:  # R18 never: empty-handed players are skipped
+                s = (s + 1) % n
+        self.to_move = s
+
+    def _check_end(self) -> bool:
+        """With the boneyard empty: apply R18 (after_boneyard), then R19. True if the hand ended."""
+        tb = self._tb
+        hands = self.hands
+        if tb.going_out == 1:
+            out = [s for s in range(self.players) if not hands[s]]
+            if out:
+                self._finish(min(out, key=lambda s: self._empty_at[s]), Reason.OUT)
+                return True
+        playable = tb.playable_against[self.left][self.right]
+        for h in hands:
+            if h & playable:
+                return False
+        pips = [pips_of(h) for h in hands]
+        low = min(pips)
+        winner = pips.index(low) if pips.count(low) == 1 else None  # R20
+        self._finish(winner, Reason.BLOCKED)
+        return True
+
+    def _finish(self, winner: int | None, reason: Reason) -> None:
+        pips = tuple(pips_of(h) for h in self.hands)
+        points = self.points
+        if winner is not None and self._tb.pips_to_winner:  # R21
+            points[winner] += sum(pips) - pips[winner]
+        self.outcome = Outcome(winner, reason, pips, tuple(points))
+        self.to_move = -1
+
+    def play(self, move: Move | str | int) -> Move:
+        """Validate and play ``move`` (a :class:`Move`, id or notation); return it.
+
+        Raises :class:`InvalidMoveError` if it does not parse and
+        :class:`IllegalMoveError`, naming the rule, if it is not legal here.
+        """
+        m = Move.parse(move) if isinstance(move, str) else Move(move)
+        if not self.legal_mask() >> m & 1:
+            rule, why = self.explain_illegal(m)
+            raise IllegalMoveError(f"{m} is illegal: {why} ({rule})", rule)
+        self.push(m)
+        return m
+
+    def explain_illegal(self, m: int) -> tuple[str, str]:
+        """Why move ``m`` is illegal here: ``(rule id, reason)``."""
+        if self.outcome is not None:
+            rule = "R18" if self.outcome.reason is Reason.OUT else "R19"
+            return rule, "the hand is over"
+        return explain_illegal(
+            self._tb, self.to_move, self.hands[self.to_move], self.left, self.right,
+            self.boneyard_size, self.drawn, m,
+        )
+
+    # -- views and records -----------------------------------------------------
+
+    def drawn_tiles(self) -> list[tuple[int, Tile | None]]:
+        """For each move: ``(seat, tile drawn or None)``; the seats of the moves in order."""
+        out: list[tuple[int, Tile | None]] = []
+        replay = HandState(self.rules, self.deal)
+        for m in self.moves:
+            s = replay.to_move
+            tile = replay._bone[replay._bpos] if m == DRAW else None
+            out.append((s, tile))
+            replay.push(m)
+        return out
+
+    def __repr__(self) -> str:
+        ends = "empty line" if self.left < 0 else f"ends {self.left}|{self.right}"
+        status = f"over: {self.outcome}" if self.outcome else f"seat {self.to_move} to move"
+        return f"<HandState ply {self.ply}, {ends}, boneyard {self.boneyard_size}, {status}>"
+
+
+def explain_illegal(tb: RuleTables, seat: int, hand: int, left: int, right: int,
+                    boneyard: int, drawn: bool, m: int) -> tuple[str, str]:
+    """Why move id ``m`` is illegal for ``seat`` holding ``hand``: ``(rule id, reason)``."""
+    can_draw = boneyard > 0 and not (drawn and tb.draw_one)
+    legal = tb.legal_mask(hand, left, right, can_draw, drawn)
+    plays = tb.play_mask(hand, left, right)
+    if legal >> m & 1:
+        return "", "legal"
+    if m == DRAW:
+        if left < 0:
+            return "R15", "the leader must open with a tile of their hand"
+        if boneyard == 0:
+            return "R16", "the boneyard is empty"
+        if drawn and tb.draw_one:
+            return "R16", "under draw = one a player draws at most once per turn"
+        if plays and not tb.optional:
+            return "R15", f"seat {seat} has a legal play and must play it"
+        return "R15", f"seat {seat} has a legal play that is not a matador and must play"
+    if m == PASS:
+        if left < 0:
+            return "R15", "the leader must open with a tile of their hand"
+        if plays:
+            return "R15", f"seat {seat} has a legal play and must play it"
+        return "R17", "a player who may draw must draw (R16), not pass"
+    t = MOVE_TILE[m]
+    name = NAMES[t]
+    if m < PLAY_BASE:
+        if left >= 0:
+            return "R7", f"the line is open; a play names an end, e.g. 'L{name}'"
+        return "R6", f"seat {seat} does not hold {name}"
+    if left < 0:
+        return "R6", "the line is empty: the hand starts with an opening play (a tile, e.g. "\
+            "'2-4')"
+    if not hand >> t & 1:
+        return "R7", f"seat {seat} does not hold {name}"
+    e = MOVE_END[m]
+    v = right if e else left
+    touch = MOVE_TOUCH[m]
+    side = "right" if e else "left"
+    is_mat = bool(tb.matadors >> t & 1)
+    if v == 0 and not is_mat:
+        return "R9", f"the {side} end is blank: only a matador may be played there"
+    if touch + v != tb.target and not is_mat:
+        return "R9", (f"{touch} does not join the {side} end's {v} "
+                      f"({touch} + {v} != {tb.target}) and {name} is not a matador")
+    if is_mat and not tb.anytime:
+        return "R10", (f"{name} does not join here and seat {seat} has a joining play "
+                       "(matador_anytime is false)")
+    return "R9", "not a legal play here"

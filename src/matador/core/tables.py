@@ -1,0 +1,167 @@
+"""Precomputed legality tables for one rule set (R8-R10, R15-R17).
+
+Everything the hot path needs is a dictionary lookup or a bit operation on
+28-bit tile masks and 128-bit move masks. :func:`tables_for` caches one
+:class:`RuleTables` per :class:`~matador.core.rules.Rules`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Final
+
+from matador.core.moves import DRAW, PASS, play_id
+from matador.core.rules import Draw, GoingOut, HandPoints, Rules
+from matador.core.tiles import ALL_TILES, CONTAINS, HALVES, iter_bits
+
+DRAW_BIT: Final = 1 << DRAW
+PASS_BIT: Final = 1 << PASS
+
+_ENDS_AFTER_BONEYARD: Final = 1
+_ENDS_NEVER: Final = 2
+
+
+def _submasks(mask: int) -> list[int]:
+    out = []
+    sub = mask
+    while True:
+        out.append(sub)
+        if sub == 0:
+            return out
+        sub = (sub - 1) & mask
+
+
+class RuleTables:
+    """Legality tables and flags of one rule set; shared, never mutated.
+
+    ``join[v]`` is the mask of tiles that may legally join an end showing
+    ``v`` (on a blank end only a matador may, R9); ``join_moves[e][v]`` maps a
+    submask of ``join[v]`` to the move mask of those joining plays on end
+    ``e``; ``matador_moves`` maps a submask of the matadors to every play of
+    them on either end with either half touching (R10).
+    """
+
+    __slots__ = (
+        "rules", "target", "matadors", "non_matadors", "join", "join_moves", "matador_moves",
+        "anytime", "optional", "draw_one", "going_out", "ends_hand", "pips_to_winner",
+        "per_join", "per_matador", "bonus", "pass_penalty", "scores_plays",
+        "playable_against",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        t = rules.target
+        self.rules = rules
+        self.target = t
+        self.matadors = rules.matadors
+        self.non_matadors = ALL_TILES & ~rules.matadors
+        join: list[int] = []
+        for v in range(7):
+            need = t - v
+            if not 0 <= need <= 6:
+                join.append(0)
+            elif v == 0:
+                join.append(CONTAINS[need] & rules.matadors)  # R9: blank ends take matadors only
+            else:
+                join.append(CONTAINS[need])
+        self.join: tuple[int, ...] = tuple(join)
+        moves: list[tuple[dict[int, int], ...]] = []
+        for end in (0, 1):
+            per_value: list[dict[int, int]] = []
+            for v in range(7):
+                table: dict[int, int] = {}
+                for sub in _submasks(join[v]):
+                    mask = 0
+                    for tile in iter_bits(sub):
+                        a, b = HALVES[tile]
+                        touch = t - v
+                        mask |= 1 << play_id(end, touch, b if a == touch else a)
+                    table[sub] = mask
+                per_value.append(table)
+            moves.append(tuple(per_value))
+        self.join_moves: tuple[tuple[dict[int, int], ...], ...] = tuple(moves)
+        matador_moves: dict[int, int] = {}
+        for sub in _submasks(rules.matadors):
+            mask = 0
+            for tile in iter_bits(sub):
+                a, b = HALVES[tile]
+                for end in (0, 1):
+                    mask |= 1 << play_id(end, a, b) | 1 << play_id(end, b, a)
+            matador_moves[sub] = mask
+        self.matador_moves = matador_moves
+        #: ``playable_against[l][r]``: tiles with some legal play against ends l, r.
+        self.playable_against: tuple[tuple[int, ...], ...] = tuple(
+            tuple(join[a] | join[b] | rules.matadors for b in range(7)) for a in range(7)
+        )
+        self.anytime = rules.matador_anytime
+        self.optional = rules.matador_optional
+        self.draw_one = rules.draw is Draw.ONE
+        self.going_out = (
+            0 if rules.going_out is GoingOut.ENDS_HAND
+            else _ENDS_AFTER_BONEYARD if rules.going_out is GoingOut.AFTER_BONEYARD
+            else _ENDS_NEVER
+        )
+        self.ends_hand = rules.going_out is GoingOut.ENDS_HAND
+        self.pips_to_winner = rules.hand_points is HandPoints.PIPS_TO_WINNER
+        self.per_join = rules.per_join
+        self.per_matador = rules.per_matador
+        self.bonus = rules.exposed_target_bonus
+        self.pass_penalty = rules.pass_penalty
+        self.scores_plays = bool(rules.per_join or rules.per_matador or rules.exposed_target_bonus)
+
+    def play_mask(self, hand: int, left: int, right: int) -> int:
+        """The move mask of every legal play of ``hand`` against ends ``left``/``right`` (R9, R10).
+
+        ``left < 0`` means the line is empty: every tile may open (R6), and an
+        opening's move id is its tile index, so the mask is the hand itself.
+        """
+        if left < 0:
+            return hand
+        jl = hand & self.join[left]
+        jr = hand & self.join[right]
+        mask = 0
+        if jl:
+            mask = self.join_moves[0][left][jl]
+        if jr:
+            mask |= self.join_moves[1][right][jr]
+        hm = hand & self.matadors
+        if hm and (self.anytime or not mask):
+            mask |= self.matador_moves[hm]
+        return mask
+
+    def legal_mask(self, hand: int, left: int, right: int, can_draw: bool, drawn: bool) -> int:
+        """The move mask of every legal move (R9-R10, R15-R17).
+
+        ``can_draw`` says whether R16 allows a draw now (the boneyard holds
+        tiles and, under ``draw = one``, the mover has not drawn this turn);
+        ``drawn`` whether the mover has drawn this turn.
+        """
+        mask = self.play_mask(hand, left, right)
+        if left < 0:
+            return mask  # R15: the opening is never optional
+        if mask:
+            # R15: a mover whose every legal play is a matador may draw instead.
+            if self.optional and not (hand & (self.join[left] | self.join[right]) & self.non_matadors):
+                if can_draw:
+                    mask |= DRAW_BIT
+                elif drawn and self.draw_one:
+                    mask |= PASS_BIT
+            return mask
+        return DRAW_BIT if can_draw else PASS_BIT  # R16, R17
+
+    def forced_free(self, left: int, right: int, optional_draw: bool) -> int:
+        """Tiles a mover cannot have held when they drew or passed against ``left``/``right``.
+
+        With ``optional_draw`` (R15's exception applies) only non-matador
+        tiles with a legal play are excluded; otherwise every playable tile.
+        """
+        playable = self.join[left] | self.join[right]
+        if optional_draw:
+            return playable & self.non_matadors
+        return playable | self.matadors
+
+
+@lru_cache(maxsize=256)
+def tables_for(rules: Rules) -> RuleTables:
+    """The (cached) legality tables of ``rules``."""
+    return RuleTables(rules)
+
