@@ -18,7 +18,9 @@ paths:
 >>> state = HandState(Rules.from_preset("classic"), deal)
 >>> [str(m) for m in state.legal_moves]
 ['0-3', '1-1', '2-4', '3-3', '6-6']
->>> state.play("0-3"); [str(m) for m in state.legal_moves]
+>>> state.play("0-3")
+Move.parse('0-3')
+>>> [str(m) for m in state.legal_moves]
 ['R4-0', 'R4-1', 'R4-6']
 """
 
