@@ -1,0 +1,227 @@
+"""Helpers shared by the subcommands: errors, strict JSON, input and output, rule options.
+
+Every failure a user can cause is a :class:`CliError` (``WHERE: WHY``); the
+entry point prints it as the single line ``error: WHERE: WHY`` on standard
+error and exits 2, the form the replay contract asks for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, BinaryIO, TextIO
+
+from matador.core.errors import MatadorError, RecordError, RulesError
+from matador.core.record import Record, parse_record
+from matador.core.rules import Rules, resolve_preset
+
+EXIT_OK = 0
+"""Exit status of a command that did its job."""
+EXIT_ERROR = 2
+"""Exit status of a refused record, an unreadable file or bad arguments (argparse's own)."""
+STDIO = "-"
+"""The file name that means standard input or standard output."""
+
+
+class CliError(Exception):
+    """A failure to report as ``error: WHERE: WHY`` with exit status 2."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(f"{where}: {why}")
+        self.where = where
+        self.why = why
+
+    @classmethod
+    def of(cls, error: MatadorError) -> CliError:
+        """The CLI form of a core error; errors without a ``where`` are blamed on the record."""
+        where = getattr(error, "where", None)
+        why = getattr(error, "why", None)
+        if isinstance(where, str) and isinstance(why, str):
+            return cls(where, why)
+        return cls("record", str(error))
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other unprintable characters escaped, so it fits one line.
+
+    >>> one_line('bad key "a\\nb"')
+    'bad key "a\\\\nb"'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
+
+
+def print_error(error: CliError) -> None:
+    """Print ``error: WHERE: WHY`` as exactly one line on standard error."""
+    sys.stderr.write(f"error: {one_line(error.where)}: {one_line(error.why)}\n")
+    sys.stderr.flush()
+
+
+def dumps(value: Any) -> str:
+    """One line of JSON with the default separators (``, `` and ``: ``) of RULES.md."""
+    return json.dumps(value)
+
+
+# -- records -------------------------------------------------------------------
+
+
+class _NotJson(ValueError):
+    """Text that Python's decoder would accept but RFC 8259 JSON does not."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise _NotJson(f"{name} is not a JSON value")
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _NotJson(f"duplicate key {key!r} in an object")
+        out[key] = value
+    return out
+
+
+def load_json(data: bytes) -> Any:
+    """Decode UTF-8 JSON strictly, raising :class:`RecordError` at ``record``.
+
+    Stricter than :func:`json.loads`, so that a record means one thing to
+    every implementation: ``NaN`` and ``Infinity`` are refused (they are not
+    JSON), and so are duplicate keys (which value wins differs between
+    decoders). A leading byte order mark is ignored.
+    """
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise RecordError("record", f"not valid JSON (not UTF-8: {e})") from None
+    try:
+        return json.loads(text, parse_constant=_reject_constant,
+                          object_pairs_hook=_no_duplicate_keys)
+    except RecursionError:
+        raise RecordError("record", "not valid JSON (nested too deeply)") from None
+    except ValueError as e:  # JSONDecodeError, _NotJson, an integer with too many digits
+        raise RecordError("record", f"not valid JSON ({e})") from None
+
+
+def load_record(data: bytes) -> Record:
+    """Decode and validate one record (RULES.md section 8); a refusal raises :class:`CliError`."""
+    try:
+        return parse_record(load_json(data))
+    except MatadorError as e:
+        raise CliError.of(e) from None
+
+
+# -- files ---------------------------------------------------------------------
+
+
+def _os_error(path: str, error: OSError) -> CliError:
+    return CliError(path, (error.strerror or str(error)).lower())
+
+
+def read_bytes(path: str) -> bytes:
+    """The whole content of ``path`` (``-``: standard input); an unreadable file is a CliError."""
+    if path == STDIO:
+        return sys.stdin.buffer.read()
+    try:
+        return Path(path).read_bytes()
+    except OSError as e:
+        raise _os_error(path, e) from None
+
+
+@contextmanager
+def open_input(path: str) -> Iterator[BinaryIO]:
+    """``path`` opened for reading bytes (``-``: standard input, left open afterwards)."""
+    if path == STDIO:
+        yield sys.stdin.buffer
+        return
+    try:
+        file = open(path, "rb")  # noqa: SIM115 -- closed below; open errors become CliError
+    except OSError as e:
+        raise _os_error(path, e) from None
+    with file:
+        yield file
+
+
+@contextmanager
+def open_output(path: str | None) -> Iterator[TextIO]:
+    """``path`` opened for writing text with ``\\n`` line ends (``None`` or ``-``: stdout)."""
+    if path is None or path == STDIO:
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    try:
+        file = open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+    except OSError as e:
+        raise _os_error(path, e) from None
+    with file:
+        yield file
+
+
+# -- rule options ----------------------------------------------------------------
+
+
+def preset_name(text: str) -> str:
+    """An argparse type: a preset name or alias (``spanish``, ``czech``...), resolved."""
+    try:
+        return resolve_preset(text)
+    except RulesError as e:
+        raise argparse.ArgumentTypeError(e.why) from None
+
+
+def override(text: str) -> tuple[str, Any]:
+    """An argparse type for ``--set NAME=VALUE``: VALUE is read as JSON, else as a plain string.
+
+    >>> override("draw=one"), override('hand_size={"2": 7}'), override("matador_anytime=false")
+    (('draw', 'one'), ('hand_size', {'2': 7}), ('matador_anytime', False))
+    """
+    name, sep, raw = text.partition("=")
+    name = name.strip()
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not NAME=VALUE (e.g. draw=one or hand_size='{{\"2\": 7}}')")
+    try:
+        value: Any = json.loads(raw)
+    except ValueError:
+        value = raw
+    return name, value
+
+
+def add_rule_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--preset``, ``--players`` and ``--set`` to ``parser``."""
+    parser.add_argument(
+        "--preset", required=True, type=preset_name, metavar="P",
+        help="rule preset: classic, paluba, russian or six (aliases: spanish, matador, "
+             "czech, six-matador, sixes)")
+    parser.add_argument("--players", required=True, type=int, metavar="N",
+                        help="number of players (the preset says which counts it allows)")
+    parser.add_argument(
+        "--set", action="append", default=[], type=override, metavar="NAME=VALUE",
+        dest="overrides",
+        help="override a rule parameter (RULES.md section 7); VALUE is JSON, or a plain "
+             "string: --set draw=one --set 'hand_size={\"2\": 7}'. Repeatable")
+
+
+def rules_of(preset: str, overrides: Sequence[tuple[str, Any]], players: int) -> Rules:
+    """The validated rules for the rule options; a bad override or player count is a CliError."""
+    try:
+        rules = Rules.from_preset(preset, dict(overrides))
+    except RulesError as e:
+        raise CliError.of(e) from None
+    if not rules.allows_players(players):
+        lo, hi = rules.players
+        allowed = str(lo) if lo == hi else f"{lo} to {hi}"
+        raise CliError("players", f"{players} players, but {preset} allows {allowed} players "
+                                  "(change --players, or the range with --set players=[MIN,MAX])")
+    return rules
+
+
+def seed_of(seed: int | None) -> int:
+    """``seed``, or a fresh one from :mod:`secrets` when none was given."""
+    return secrets.randbits(63) if seed is None else seed

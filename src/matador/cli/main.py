@@ -1,0 +1,67 @@
+"""The ``matador`` entry point: argument parsing and the error and exit-status policy.
+
+Every subcommand returns its exit status; a :class:`CliError` anywhere
+becomes the one line ``error: WHERE: WHY`` on standard error and status 2.
+Bad arguments are argparse's business (usage message, status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from matador import __version__
+from matador.cli import deal, replay, simulate
+from matador.cli.common import EXIT_ERROR, CliError, print_error
+
+EXAMPLES = """\
+examples:
+  matador replay hand.json
+  matador replay --trace hand.json
+  matador replay --jsonl archive.jsonl
+  matador deal --preset classic --players 2 --seed 7 --out hand.json
+  matador simulate --preset six --players 4 --hands 1000 --seed 1 --out hands.jsonl
+
+Run "matador COMMAND --help" for the options of a command. The rules, records
+and the replay contract are described in RULES.md.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``matador`` and its subcommands."""
+    parser = argparse.ArgumentParser(
+        prog="matador",
+        description="Matador, the domino game: replay and check records, deal hands, "
+                    "simulate random games.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"matador {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    replay.add_parser(commands)
+    deal.add_parser(commands)
+    simulate.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``matador`` with ``argv`` (default: the process arguments); return the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except CliError as e:
+        print_error(e)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        # The reader went away (``matador simulate ... | head``): stop quietly, and keep
+        # Python from complaining again when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

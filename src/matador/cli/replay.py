@@ -1,0 +1,96 @@
+"""``matador replay``: the replay contract of RULES.md section 8.
+
+One record: the result as one JSON line (``--trace``: a position line per
+ply first); a refused record prints only ``error: WHERE: WHY`` on standard
+error and exits 2. ``--jsonl``: one output line per input line, an error
+object for a refused one, exit 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from matador.cli.common import (
+    EXIT_OK,
+    CliError,
+    dumps,
+    load_record,
+    open_input,
+    read_bytes,
+)
+from matador.core.record import replay
+
+EXAMPLES = """\
+examples:
+  matador replay hand.json                 {"winner": 0, "reason": "out", ...}
+  matador replay --trace hand.json         a position line per ply, then the result
+  cat hand.json | matador replay -         read the record from standard input
+  matador replay --jsonl archive.jsonl     one line per record: trace and result, or error
+
+exit status: 0 when the record replays (or every --jsonl line is processed);
+2 when the record is refused ("error: WHERE: WHY" on standard error) or a
+file cannot be read.
+"""
+
+
+def add_parser(commands: Any) -> None:
+    """Register ``replay`` on the subparsers action ``commands``."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "replay", help="replay a record and print its result (RULES.md section 8)",
+        description="Check a record against the rules and print the result of the hand as "
+                    "one JSON line, or {\"over\": false, \"to_move\": SEAT} if the moves stop "
+                    "before the hand is over.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("record", nargs="?", metavar="RECORD.json",
+                        help="the record to replay; - reads standard input")
+    parser.add_argument("--trace", action="store_true",
+                        help='first print {"ply": K, "to_move": SEAT, "legal": [...]} for '
+                             "every position, from before the first move to after the last")
+    parser.add_argument("--jsonl", metavar="FILE",
+                        help='replay one record per line of FILE (- for standard input); '
+                             'print {"trace": [...], "result": ...} or {"error": "WHERE: WHY"} '
+                             "for each line, in order")
+    parser.set_defaults(run=run, parser=parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``replay`` with parsed arguments; return the exit status."""
+    if args.jsonl is not None:
+        if args.record is not None:
+            args.parser.error("give either RECORD.json or --jsonl FILE, not both")
+        return run_jsonl(args.jsonl)
+    if args.record is None:
+        args.parser.error("a record is required: RECORD.json, - for standard input, "
+                          "or --jsonl FILE")
+    record = load_record(read_bytes(args.record))
+    done = replay(record, trace=args.trace)
+    lines = [dumps(position) for position in done.trace]
+    lines.append(dumps(done.result))
+    sys.stdout.write("\n".join(lines) + "\n")
+    return EXIT_OK
+
+
+def replay_line(line: bytes) -> dict[str, Any]:
+    """The ``--jsonl`` output object for one input line: trace and result, or the error."""
+    try:
+        record = load_record(line)
+    except CliError as e:
+        return {"error": str(e)}
+    done = replay(record, trace=True)
+    return {"trace": done.trace, "result": done.result}
+
+
+def run_jsonl(path: str) -> int:
+    """Replay every line of ``path``, printing one JSON line for each, in order.
+
+    Lines end at ``\\n`` only (a ``\\u2028`` inside a JSON string is not a line
+    break); a final ``\\n`` does not start another line, but any other empty
+    line is a record that is refused.
+    """
+    out = sys.stdout
+    with open_input(path) as lines:
+        for line in lines:
+            out.write(dumps(replay_line(line.removesuffix(b"\n"))) + "\n")
+    return EXIT_OK
