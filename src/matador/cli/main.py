@@ -46,7 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``matador`` with ``argv`` (default: the process arguments); return the exit status."""
-    args = build_parser().parse_args(argv)
+    args, extra = build_parser().parse_known_args(argv)
+    if extra:  # reported by the subcommand's parser, so the usage shown is the right one
+        args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         status: int = args.run(args)
     except CliError as e:
