@@ -47,7 +47,8 @@ def add_parser(commands: Any) -> None:
                         help="the record to replay; - reads standard input")
     parser.add_argument("--trace", action="store_true",
                         help='first print {"ply": K, "to_move": SEAT, "legal": [...]} for '
-                             "every position, from before the first move to after the last")
+                             "every position, from before the first move to after the last "
+                             "(--jsonl output always holds the trace)")
     parser.add_argument("--jsonl", metavar="FILE",
                         help='replay one record per line of FILE (- for standard input); '
                              'print {"trace": [...], "result": ...} or {"error": "WHERE: WHY"} '
