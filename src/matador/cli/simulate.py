@@ -6,7 +6,8 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TextIO
 
 from rich.console import Console
@@ -90,19 +91,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(out: TextIO, states: Iterator[HandState], total: int) -> int:
-    """Write each hand's record as a line, with a progress bar on a terminal; count the moves."""
+    """Write each hand's record as one line; return the number of moves."""
     moves = 0
-    if not sys.stderr.isatty():
+    with _progress(total) as advance:
         for state in states:
             out.write(Record.of(state).dumps() + "\n")
             moves += state.ply
-        return moves
+            advance()
+    return moves
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[], None]]:
+    """A function to call once per hand: a progress bar on stderr if it is a terminal."""
+    if not sys.stderr.isatty():
+        yield lambda: None
+        return
     columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("hands", total=total)
-        for state in states:
-            out.write(Record.of(state).dumps() + "\n")
-            moves += state.ply
-            progress.advance(task)
-    return moves
+        yield lambda: progress.advance(task)
