@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import pathlib
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -115,3 +116,33 @@ def load_golden(name: str) -> dict[str, Any]:
     """One golden record as a dict."""
     data: dict[str, Any] = json.loads((GOLDEN_DIR / f"{name}.json").read_text())
     return data
+
+
+def deal_order(hands: Sequence[str], boneyard: str = "") -> list[str]:
+    """The shuffled order that :meth:`Deal.random` turns into this deal (R12).
+
+    Set-aside tiles (every tile not named) come first, then each hand, then the
+    boneyard; the rules' ``set_aside`` must equal the number of unnamed tiles.
+    """
+    hs = [tiles(h) for h in hands]
+    bone = tiles(boneyard)
+    return rest_of(*hs, bone) + [t for h in hs for t in h] + bone
+
+
+class DealRng(random.Random):
+    """An injected rng that deals given orders (one per shuffle) and draws lots at will."""
+
+    def __init__(self, *orders: list[str], lot: int = 0) -> None:
+        super().__init__(0)
+        self.orders = [[Tile.parse(t) for t in order] for order in orders]
+        self.lot = lot
+        self.lots = 0
+
+    def shuffle(self, x: Any) -> None:  # type: ignore[override]
+        order = self.orders.pop(0)
+        assert sorted(x) == sorted(order), "an order must hold every tile once"
+        x[:] = order
+
+    def randrange(self, *args: Any, **kwargs: Any) -> int:  # type: ignore[override]
+        self.lots += 1
+        return self.lot

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from rulekit import legal, load_golden, make_state, rules, s8_record
+from rulekit import DealRng, legal, load_golden, make_state, rules, s8_record
 
 from matador.core.errors import IllegalMoveError, InvalidMoveError, InvalidTileError
 from matador.core.moves import Move
@@ -267,25 +267,9 @@ def test_R11_a_double_has_one_orientation_and_L_R_are_distinct() -> None:
 # --------------------------------------------------------------------------- R12-R14 deal and turns
 
 
-class OrderRng(random.Random):
-    """An injected rng whose shuffle lays the tiles in a given order."""
-
-    def __init__(self, order: list[str], lot: int = 0) -> None:
-        super().__init__(0)
-        self.order = [Tile.parse(t) for t in order]
-        self.lot = lot
-
-    def shuffle(self, x) -> None:  # type: ignore[override]
-        assert sorted(x) == sorted(self.order)
-        x[:] = self.order
-
-    def randrange(self, *args, **kwargs) -> int:  # type: ignore[override]
-        return self.lot
-
-
 def test_R12_set_aside_then_hands_then_boneyard_in_order() -> None:
     order = list(reversed(NAMES))  # 6-6, 5-6, 4-6, ...
-    deal = Deal.random(rules("paluba"), 2, OrderRng(order, lot=1))
+    deal = Deal.random(rules("paluba"), 2, DealRng(order, lot=1))
     assert [str(t) for t in deal.set_aside] == order[:3]
     assert [[str(t) for t in h] for h in deal.hands] == [order[3:6], order[6:9]]
     assert [str(t) for t in deal.boneyard] == order[9:]
@@ -353,10 +337,10 @@ def test_R14_highest_double_is_used_by_random_deals() -> None:
     # classic, 2 seats x 5: seat 1 gets 6-6
     order = ["0-1", "0-2", "0-3", "0-4", "0-5", "1-2", "1-3", "6-6", "1-4", "1-5"]
     order += [n for n in NAMES if n not in order]
-    assert Deal.random(rules("classic"), 2, OrderRng(order)).leader == 1
+    assert Deal.random(rules("classic"), 2, DealRng(order)).leader == 1
     # same tiles, lot: whatever the rng says
     lot = rules("classic", first_leader="lot")
-    assert Deal.random(lot, 2, OrderRng(order, lot=0)).leader == 0
+    assert Deal.random(lot, 2, DealRng(order, lot=0)).leader == 0
 
 
 def test_R14_lot_is_random_and_reproducible() -> None:
