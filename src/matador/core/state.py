@@ -30,7 +30,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matador.core.errors import IllegalMoveError, InvalidMoveError, RecordError
 from matador.core.moves import (
@@ -59,6 +59,9 @@ from matador.core.tiles import (
     pips_of,
     tiles_of,
 )
+
+if TYPE_CHECKING:
+    from matador.core.view import PlayerView
 
 Seat = int
 """A seat number, 0..players-1 (R13)."""
@@ -546,16 +549,12 @@ class HandState:
 
     # -- views and records -----------------------------------------------------
 
-    def drawn_tiles(self) -> list[tuple[int, Tile | None]]:
-        """For each move: ``(seat, tile drawn or None)``; the seats of the moves in order."""
-        out: list[tuple[int, Tile | None]] = []
-        replay = HandState(self.rules, self.deal)
-        for m in self.moves:
-            s = replay.to_move
-            tile = replay._bone[replay._bpos] if m == DRAW else None
-            out.append((s, tile))
-            replay.push(m)
-        return out
+    def view(self, seat: Seat, *, leader_by_rule: bool = True,
+             scores: Sequence[int] | None = None) -> PlayerView:
+        """What ``seat`` knows: its own tiles and the public history (see :class:`PlayerView`)."""
+        from matador.core.view import state_view
+
+        return state_view(self, seat, leader_by_rule=leader_by_rule, scores=scores)
 
     def __repr__(self) -> str:
         ends = "empty line" if self.left < 0 else f"ends {self.left}|{self.right}"
