@@ -92,7 +92,8 @@ class Move(int):
     PASS: ClassVar[Move]
 
     def __new__(cls, move_id: int) -> Move:
-        if isinstance(move_id, bool) or not isinstance(move_id, int) or not 0 <= move_id < NUM_MOVES:
+        if (isinstance(move_id, bool) or not isinstance(move_id, int)
+                or not 0 <= move_id < NUM_MOVES):
             raise InvalidMoveError(f"no move has id {move_id!r} (0..127)")
         return _MOVES[move_id] if _MOVES else int.__new__(cls, move_id)
 

@@ -201,7 +201,8 @@ def _same_json(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
     if isinstance(a, Sequence) and not isinstance(a, str) and isinstance(b, Sequence) \
             and not isinstance(b, str):
-        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(
+            _same_json(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, float) or isinstance(b, float):
         return False if type(a) is not type(b) else a == b
     return type(a) is type(b) and a == b

@@ -18,28 +18,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, Final
 
 from matador.core.errors import RulesError
 from matador.core.tiles import NUM_TILES, matador_mask
 
 
-class FirstLeader(str, Enum):
+class FirstLeader(StrEnum):
     """Who leads the first hand of a match (R14)."""
 
     HIGHEST_DOUBLE = "highest_double"
     LOT = "lot"
 
 
-class Draw(str, Enum):
+class Draw(StrEnum):
     """The draw policy (R16)."""
 
     UNTIL_PLAYABLE = "until_playable"
     ONE = "one"
 
 
-class GoingOut(str, Enum):
+class GoingOut(StrEnum):
     """What playing one's last tile does (R18)."""
 
     ENDS_HAND = "ends_hand"
@@ -47,7 +47,7 @@ class GoingOut(str, Enum):
     NEVER = "never"
 
 
-class HandPoints(str, Enum):
+class HandPoints(StrEnum):
     """Points scored at the end of a hand (R21)."""
 
     PIPS_TO_WINNER = "pips_to_winner"
@@ -257,7 +257,7 @@ def _enum(kind: type[Enum]) -> Any:
         try:
             return kind(value)
         except ValueError:
-            choices = ", ".join(repr(m.value) for m in kind)  # type: ignore[var-annotated]
+            choices = ", ".join(repr(m.value) for m in kind)
             raise RulesError(f"{value!r} is not one of {choices}", where) from None
 
     return parse

@@ -46,8 +46,17 @@ class _SeatModel:
     """The slots of one other seat and which tiles may fill them."""
 
     __slots__ = (
-        "seat", "dealt", "draw_allowed", "init_allowed", "plays", "init_ok", "slot_ok",
-        "held_count", "memo", "finals", "finals_counts",
+        "dealt",
+        "draw_allowed",
+        "finals",
+        "finals_counts",
+        "held_count",
+        "init_allowed",
+        "init_ok",
+        "memo",
+        "plays",
+        "seat",
+        "slot_ok",
     )
 
     def __init__(self, view: PlayerView, seat: int, lead_void: int) -> None:
@@ -123,7 +132,10 @@ class _SeatModel:
         return self.dealt - (len(self.plays) - final.bit_count())
 
     def fill_count(self, final: int, pool: int, cap: int | None = None) -> int:
-        """Ways to fill the held slots from ``pool`` (or an upper bound over pools of size ``cap``)."""
+        """Ways to fill the held slots from ``pool``.
+
+        With ``cap``: an upper bound over all sub-pools of ``cap`` tiles.
+        """
         h = self.held_init(final)
         n = (self.init_allowed & pool).bit_count()
         if cap is not None:
@@ -165,8 +177,10 @@ class _SeatModel:
                     if c:
                         options.append((k, c))
             r = rng.randrange(sum(c for _, c in options))
-            for k, c in options:
+            k = options[-1][0]
+            for option, c in options:
                 if r < c:
+                    k = option
                     break
                 r -= c
             if k < 0:

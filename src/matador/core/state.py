@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from matador.core.errors import IllegalMoveError, InvalidMoveError, RecordError
@@ -67,7 +67,7 @@ Seat = int
 """A seat number, 0..players-1 (R13)."""
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Why a hand ended."""
 
     OUT = "out"
@@ -223,7 +223,7 @@ def _check_players(rules: Rules, players: int) -> None:
 
 
 class LegalMoves:
-    """The legal moves of a position: a cheap view supporting ``in``, ``len``, ``bool`` and iteration.
+    """The legal moves of a position: a cheap view with ``in``, ``len``, ``bool``, iteration.
 
     Iteration yields :class:`Move` values in id order, which is the plain
     string order of their notation.
@@ -296,8 +296,22 @@ class HandState:
     """
 
     __slots__ = (
-        "rules", "deal", "players", "hands", "left", "right", "to_move", "drawn",
-        "points", "ply", "outcome", "_tb", "_bone", "_bpos", "_hist", "_empty_at",
+        "_bone",
+        "_bpos",
+        "_empty_at",
+        "_hist",
+        "_tb",
+        "deal",
+        "drawn",
+        "hands",
+        "left",
+        "outcome",
+        "players",
+        "ply",
+        "points",
+        "right",
+        "rules",
+        "to_move",
     )
 
     rules: Rules
@@ -430,7 +444,7 @@ class HandState:
 
     @property
     def legal_moves(self) -> LegalMoves:
-        """The legal moves: supports ``in`` (a :class:`Move`, id or notation), ``len``, iteration."""
+        """The legal moves: ``in`` (a :class:`Move`, id or notation), ``len``, iteration."""
         return LegalMoves(self.legal_mask())
 
     # -- playing ---------------------------------------------------------------

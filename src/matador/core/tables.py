@@ -42,10 +42,25 @@ class RuleTables:
     """
 
     __slots__ = (
-        "rules", "target", "matadors", "non_matadors", "join", "join_moves", "matador_moves",
-        "anytime", "optional", "draw_one", "going_out", "ends_hand", "pips_to_winner",
-        "per_join", "per_matador", "bonus", "pass_penalty", "scores_plays",
+        "anytime",
+        "bonus",
+        "draw_one",
+        "ends_hand",
+        "going_out",
+        "join",
+        "join_moves",
+        "matador_moves",
+        "matadors",
+        "non_matadors",
+        "optional",
+        "pass_penalty",
+        "per_join",
+        "per_matador",
+        "pips_to_winner",
         "playable_against",
+        "rules",
+        "scores_plays",
+        "target",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -140,7 +155,8 @@ class RuleTables:
             return mask  # R15: the opening is never optional
         if mask:
             # R15: a mover whose every legal play is a matador may draw instead.
-            if self.optional and not (hand & (self.join[left] | self.join[right]) & self.non_matadors):
+            joining = hand & (self.join[left] | self.join[right])
+            if self.optional and not joining & self.non_matadors:
                 if can_draw:
                     mask |= DRAW_BIT
                 elif drawn and self.draw_one:

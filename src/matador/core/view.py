@@ -41,7 +41,16 @@ from matador.core.moves import (
 from matador.core.rules import FirstLeader, Rules
 from matador.core.state import HandState, LegalMoves, Outcome, Seat, explain_illegal, move_ids
 from matador.core.tables import RuleTables, tables_for
-from matador.core.tiles import HALVES, NAMES, NUM_TILES, Tile, TileMask, lead_rank, mask_of, tiles_of
+from matador.core.tiles import (
+    HALVES,
+    NAMES,
+    NUM_TILES,
+    Tile,
+    TileMask,
+    lead_rank,
+    mask_of,
+    tiles_of,
+)
 
 if TYPE_CHECKING:
     from matador.core.sampling import WorldSampler
