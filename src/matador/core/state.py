@@ -49,12 +49,12 @@ from matador.core.rules import FirstLeader, Rules
 from matador.core.tables import RuleTables, tables_for
 from matador.core.tiles import (
     HALVES,
+    LEAD_RANK,
     NAMES,
     NUM_TILES,
     TILES,
     Tile,
     TileMask,
-    lead_rank,
     mask_of,
     pips_of,
     tiles_of,
@@ -124,15 +124,15 @@ class Deal:
         rng.shuffle(tiles)
         k = rules.set_aside
         size = rules.hand_size_for(players)
-        set_aside = tuple(tiles[:k])
-        hands = tuple(tuple(tiles[k + i * size:k + (i + 1) * size]) for i in range(players))
-        boneyard = tuple(tiles[k + players * size:])
+        end = k + players * size
+        hands = tuple([tuple(tiles[i:i + size]) for i in range(k, end, size)])
         if leader is None:
             if rules.first_leader is FirstLeader.LOT:
                 leader = rng.randrange(players)
-            else:
-                leader = highest_double_leader(hands)
-        return cls(hands, boneyard, set_aside, leader)
+            else:  # R14: the holder of the best tile dealt
+                best = max(tiles[k:end], key=LEAD_RANK.__getitem__)
+                leader = (tiles.index(best) - k) // size
+        return cls(hands, tuple(tiles[end:]), tuple(tiles[:k]), leader)
 
     @classmethod
     def parse(cls, data: Any, rules: Rules, players: int, where: str = "deal") -> Deal:
@@ -210,8 +210,8 @@ class Deal:
 
 def highest_double_leader(hands: Sequence[Sequence[int]]) -> Seat:
     """The seat holding the highest double, else the tile with most pips (R14)."""
-    best = max(range(len(hands)), key=lambda s: max(lead_rank(t) for t in hands[s]))
-    return best
+    best = [max(LEAD_RANK[t] for t in hand) for hand in hands]
+    return best.index(max(best))
 
 
 def _check_players(rules: Rules, players: int) -> None:

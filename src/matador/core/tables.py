@@ -176,8 +176,16 @@ class RuleTables:
         return playable | self.matadors
 
 
-@lru_cache(maxsize=256)
 def tables_for(rules: Rules) -> RuleTables:
-    """The (cached) legality tables of ``rules``."""
+    """The legality tables of ``rules``, cached on the (frozen) rules object."""
+    tables = rules.__dict__.get("_tables")
+    if tables is None:
+        tables = _build(rules)
+        object.__setattr__(rules, "_tables", tables)
+    return tables
+
+
+@lru_cache(maxsize=256)
+def _build(rules: Rules) -> RuleTables:
     return RuleTables(rules)
 

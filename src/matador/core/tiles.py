@@ -176,6 +176,12 @@ def pips_of(mask: TileMask) -> int:
     return total
 
 
+#: ``LEAD_RANK[t]``: an int ordering tiles as :func:`lead_rank` does (R14).
+LEAD_RANK: Final[tuple[int, ...]] = tuple(
+    100 + a if a == b else (a + b) * 7 + b for a, b in HALVES
+)
+
+
 def lead_rank(tile: int) -> tuple[int, int, int]:
     """How strongly ``tile`` claims the lead under ``highest_double`` (R14).
 
