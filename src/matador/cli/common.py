@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
-from matador.core.errors import MatadorError, RecordError, RulesError
+from matador.core.errors import MatadorError, RulesError
 from matador.core.record import Record, parse_record
 from matador.core.rules import Rules, resolve_preset
 
@@ -72,48 +72,10 @@ def dumps(value: Any) -> str:
 # -- records -------------------------------------------------------------------
 
 
-class _NotJson(ValueError):
-    """Text that Python's decoder would accept but RFC 8259 JSON does not."""
-
-
-def _reject_constant(name: str) -> Any:
-    raise _NotJson(f"{name} is not a JSON value")
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _NotJson(f"duplicate key {key!r} in an object")
-        out[key] = value
-    return out
-
-
-def load_json(data: bytes) -> Any:
-    """Decode UTF-8 JSON strictly, raising :class:`RecordError` at ``record``.
-
-    Stricter than :func:`json.loads`, so that a record means one thing to
-    every implementation: ``NaN`` and ``Infinity`` are refused (they are not
-    JSON), and so are duplicate keys (which value wins differs between
-    decoders). A leading byte order mark is ignored.
-    """
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise RecordError("record", f"not valid JSON (not UTF-8: {e})") from None
-    try:
-        return json.loads(text, parse_constant=_reject_constant,
-                          object_pairs_hook=_no_duplicate_keys)
-    except RecursionError:
-        raise RecordError("record", "not valid JSON (nested too deeply)") from None
-    except ValueError as e:  # JSONDecodeError, _NotJson, an integer with too many digits
-        raise RecordError("record", f"not valid JSON ({e})") from None
-
-
 def load_record(data: bytes) -> Record:
     """Decode and validate one record (RULES.md section 8); a refusal raises :class:`CliError`."""
     try:
-        return parse_record(load_json(data))
+        return parse_record(data)
     except MatadorError as e:
         raise CliError.of(e) from None
 

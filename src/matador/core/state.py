@@ -286,6 +286,10 @@ def move_ids(mask: int) -> tuple[int, ...]:
 
 
 _NO_HISTORY: tuple[()] = ()
+#: ``_NEXT_SEAT[n][s]`` is the seat after ``s`` at a table of ``n`` (R13).
+_NEXT_SEAT: tuple[tuple[int, ...], ...] = tuple(
+    tuple((s + 1) % n for s in range(n)) if n else () for n in range(5)
+)
 
 
 class HandState:
@@ -455,61 +459,62 @@ class HandState:
         tb = self._tb
         self._hist = (m, self._hist)
         self.ply += 1
+        hands = self.hands
         if m < DRAW:
             t = MOVE_TILE[m]
-            h = self.hands[s] & ~(1 << t)
-            self.hands[s] = h
+            h = hands[s] & ~(1 << t)
+            hands[s] = h
             self.drawn = False
             if m < PLAY_BASE:  # R6: the opening, low half on the left
                 self.left, self.right = HALVES[t]
                 if tb.per_matador and tb.matadors >> t & 1:
                     self.points[s] += tb.per_matador
             else:  # R7
-                e = MOVE_END[m]
                 x = MOVE_EXPOSED[m]
                 if tb.scores_plays:
-                    v = self.right if e else self.left
-                    pts = 0
-                    if MOVE_TOUCH[m] + v == tb.target:
-                        pts += tb.per_join
-                    if tb.matadors >> t & 1:
-                        pts += tb.per_matador
-                    if x == tb.target:
-                        pts += tb.bonus
-                    self.points[s] += pts
-                if e:
+                    self._score_play(s, m, t, x)
+                if MOVE_END[m]:
                     self.right = x
                 else:
                     self.left = x
             if not h:
-                if tb.going_out == 0:  # R18 ends_hand
+                if tb.ends_hand:  # R18 ends_hand
                     self._finish(s, Reason.OUT)
                     return
                 self._empty_at[s] = self.ply
             if self._bpos == len(self._bone) and self._check_end():
                 return
-            self._advance(s)
         elif m == DRAW:  # R16
             t = self._bone[self._bpos]
             self._bpos += 1
-            self.hands[s] |= 1 << t
+            hands[s] |= 1 << t
             self.drawn = True
             self._empty_at[s] = -1
             if self._bpos == len(self._bone):
                 self._check_end()
+            return
         else:  # R17
             self.points[s] -= tb.pass_penalty
             self.drawn = False
-            self._advance(s)
-
-    def _advance(self, s: int) -> None:
-        n = self.players
-        s = (s + 1) % n
-        if self._tb.going_out == 2 and self._bpos == len(self._bone):
-            hands = self.hands
-            while not hands[s]:  # R18 never: empty-handed players are skipped
-                s = (s + 1) % n
+        # R13: the turn passes on; R18 never: empty-handed players are skipped.
+        s = _NEXT_SEAT[self.players][s]
+        if tb.going_out == 2 and self._bpos == len(self._bone):
+            while not hands[s]:
+                s = _NEXT_SEAT[self.players][s]
         self.to_move = s
+
+    def _score_play(self, s: int, m: int, t: int, x: int) -> None:
+        """R22: points for a play on an end (join, matador, exposed target)."""
+        tb = self._tb
+        v = self.right if MOVE_END[m] else self.left
+        pts = 0
+        if MOVE_TOUCH[m] + v == tb.target:
+            pts += tb.per_join
+        if tb.matadors >> t & 1:
+            pts += tb.per_matador
+        if x == tb.target:
+            pts += tb.bonus
+        self.points[s] += pts
 
     def _check_end(self) -> bool:
         """With the boneyard empty: apply R18 (after_boneyard), then R19. True if the hand ended."""

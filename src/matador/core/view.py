@@ -487,6 +487,7 @@ def _replay_public(view: PlayerView) -> None:
             raise ViewError(f"moves[{key}]: names a drawn tile, but seat {movers[key]} drew")
     if view.outcome is not None:
         to_move = -1
+        points = list(view.outcome.points)  # R21's end-of-hand points included
     _set(view, "hand_mask", hand)
     _set(view, "hand_sizes", tuple(sizes))
     _set(view, "left", left)
