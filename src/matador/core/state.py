@@ -309,6 +309,7 @@ class HandState:
         "drawn",
         "hands",
         "left",
+        "line",
         "outcome",
         "players",
         "ply",
@@ -329,6 +330,7 @@ class HandState:
     points: list[int]
     ply: int
     outcome: Outcome | None
+    line: TileMask
     _tb: RuleTables
     _bone: tuple[Tile, ...]
     _bpos: int
@@ -341,7 +343,8 @@ class HandState:
         ``hands`` are tile masks per seat; ``left``/``right`` the end values
         (-1 before the opening); ``to_move`` the seat to move (-1 once over);
         ``drawn`` whether the mover has drawn this turn; ``points`` the
-        points scored so far in this hand (R22).
+        points scored so far in this hand (R22); ``line`` the mask of tiles
+        on the line.
         """
         self.rules = rules
         self.deal = deal
@@ -354,6 +357,7 @@ class HandState:
         self.points = [0] * deal.players
         self.ply = 0
         self.outcome = None
+        self.line = 0
         self._tb = tables_for(rules)
         self._bone = deal.boneyard
         self._bpos = 0
@@ -382,6 +386,7 @@ class HandState:
         new.points = self.points[:]
         new.ply = self.ply
         new.outcome = self.outcome
+        new.line = self.line
         new._tb = self._tb
         new._bone = self._bone
         new._bpos = self._bpos
@@ -464,6 +469,7 @@ class HandState:
             t = MOVE_TILE[m]
             h = hands[s] & ~(1 << t)
             hands[s] = h
+            self.line |= 1 << t
             self.drawn = False
             if m < PLAY_BASE:  # R6: the opening, low half on the left
                 self.left, self.right = HALVES[t]

@@ -1,0 +1,182 @@
+"""What every bot is: a policy over one seat's :class:`PlayerView`, with a budget.
+
+Bots never receive the full state: :meth:`Bot.choose` takes a
+:class:`~matador.core.view.PlayerView` and refuses anything else. Randomness
+is injected (``rng``), so a bot is deterministic for a given seed and
+iteration budget. The one exception is :class:`OracleBot` (the ``cheater``),
+a measuring stick that the arena alone feeds the true state.
+
+>>> import random
+>>> from matador.core.rules import Rules
+>>> from matador.core.state import HandState
+>>> state = HandState.new(Rules.from_preset("classic"), 2, random.Random(1))
+>>> bot = make_bot("greedy")
+>>> bot.choose(state.view(state.to_move), random.Random(2)) in state.legal_moves
+True
+>>> bot.choose(state, random.Random(2))
+Traceback (most recent call last):
+...
+TypeError: bots see a PlayerView, never the full state (got HandState)
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from random import Random
+from typing import ClassVar
+
+from matador.core.errors import MatadorError
+from matador.core.moves import MOVES, Move
+from matador.core.state import HandState
+from matador.core.view import PlayerView
+
+
+class BotError(MatadorError):
+    """An unknown bot name, strength level or budget."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a search may think: milliseconds, iterations, or both (whichever ends first).
+
+    >>> Budget.parse("500ms"), Budget.parse("2000it"), Budget.parse("1.5s")
+    (Budget(millis=500.0, iterations=None), Budget(millis=None, iterations=2000), \
+Budget(millis=1500.0, iterations=None))
+    """
+
+    millis: float | None = None
+    iterations: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Budget:
+        """Read ``500ms``, ``1.5s``, ``2000it`` (or ``2000``), or several joined by ``+``."""
+        millis: float | None = None
+        iterations: int | None = None
+        for part in text.split("+"):
+            m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|it|)\s*", part)
+            if not m:
+                raise BotError(f"{text!r} is not a budget (e.g. 500ms, 1s, 2000it)")
+            value, unit = float(m.group(1)), m.group(2)
+            if value <= 0:
+                raise BotError(f"{text!r}: a budget must be positive")
+            if unit == "ms":
+                millis = value
+            elif unit == "s":
+                millis = value * 1000
+            else:
+                iterations = int(value)
+        return cls(millis, iterations)
+
+    def __str__(self) -> str:
+        parts = []
+        if self.millis is not None:
+            parts.append(f"{self.millis:g}ms")
+        if self.iterations is not None:
+            parts.append(f"{self.iterations}it")
+        return "+".join(parts)
+
+    def clock(self) -> Callable[[int], bool]:
+        """A function ``done(iterations_so_far)`` that says when the budget is spent."""
+        limit = self.iterations
+        deadline = None if self.millis is None else time.perf_counter() + self.millis / 1000
+        if limit is None and deadline is None:
+            limit = 1
+
+        def done(i: int) -> bool:
+            if limit is not None and i >= limit:
+                return True
+            return deadline is not None and i > 0 and time.perf_counter() >= deadline
+
+        return done
+
+
+class Bot(ABC):
+    """A player: picks a legal move for the seat of a view.
+
+    Subclasses implement :meth:`_choose`; :meth:`choose` checks that it was
+    given a view of a position where that seat is to move.
+    """
+
+    kind: ClassVar[str] = "bot"
+    """The command-line name of this kind of bot."""
+    default_budget: ClassVar[Budget | None] = None
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        self.budget = budget if budget is not None else self.default_budget
+
+    @property
+    def name(self) -> str:
+        """The spec that rebuilds this bot (``pimc:500ms``)."""
+        return f"{self.kind}:{self.budget}" if self.budget is not None and \
+            self.budget != self.default_budget else self.kind
+
+    def choose(self, view: PlayerView, rng: Random) -> Move:
+        """The move this bot plays for ``view.seat``; ``view`` must be a :class:`PlayerView`."""
+        if not isinstance(view, PlayerView):
+            raise TypeError(f"bots see a PlayerView, never the full state "
+                            f"(got {type(view).__name__})")
+        if view.to_move != view.seat:
+            raise BotError(f"seat {view.seat} is not to move")
+        ids = view.legal_move_ids()
+        if len(ids) == 1:
+            return MOVES[ids[0]]
+        return MOVES[self._choose(view, ids, rng)]
+
+    @abstractmethod
+    def _choose(self, view: PlayerView, legal: tuple[int, ...], rng: Random) -> int:
+        """Pick one of ``legal`` (at least two move ids)."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class OracleBot(Bot):
+    """A bot that may also be given the true state (the ``cheater``), for measurement only."""
+
+    def choose_with_truth(self, state: HandState, rng: Random) -> Move:
+        """The move for the seat to move in ``state``, knowing every hand."""
+        view = state.view(state.to_move)
+        ids = view.legal_move_ids()
+        if len(ids) == 1:
+            return MOVES[ids[0]]
+        return MOVES[self._choose_truth(state, view, ids, rng)]
+
+    @abstractmethod
+    def _choose_truth(self, state: HandState, view: PlayerView, legal: tuple[int, ...],
+                      rng: Random) -> int:
+        """Pick one of ``legal`` knowing ``state``."""
+
+    def _choose(self, view: PlayerView, legal: tuple[int, ...], rng: Random) -> int:
+        raise BotError("the cheater needs the true state: only the arena can run it")
+
+
+_REGISTRY: dict[str, Callable[[Budget | None], Bot]] = {}
+
+LEVELS: dict[str, str] = {}
+"""Strength levels for play: level name to bot spec (filled in by :mod:`matador.players`)."""
+
+
+def register(kind: str, factory: Callable[[Budget | None], Bot]) -> None:
+    """Make a bot kind known to :func:`make_bot`."""
+    _REGISTRY[kind] = factory
+
+
+def bot_kinds() -> list[str]:
+    """The registered bot kinds, in registration order."""
+    return list(_REGISTRY)
+
+
+def make_bot(spec: str) -> Bot:
+    """Build a bot from ``kind[:budget]`` (``pimc:500ms``, ``ismcts:2000it``) or a level name."""
+    spec = spec.strip()
+    if spec in LEVELS:
+        spec = LEVELS[spec]
+    kind, _, budget = spec.partition(":")
+    if kind not in _REGISTRY:
+        known = ", ".join([*_REGISTRY, *LEVELS])
+        raise BotError(f"unknown bot {kind!r} (one of {known})")
+    return _REGISTRY[kind](Budget.parse(budget) if budget else None)
