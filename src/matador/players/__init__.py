@@ -15,10 +15,15 @@ from matador.players.base import (
     register,
 )
 from matador.players.heuristic import GreedyBot, HeuristicBot, RandomBot
+from matador.players.ismcts import ISMCTSBot
+from matador.players.pimc import CheaterBot, PIMCBot
 
 register("random", RandomBot)
 register("greedy", GreedyBot)
 register("heuristic", HeuristicBot)
+register("pimc", PIMCBot)
+register("ismcts", ISMCTSBot)
+register("cheater", CheaterBot)
 
-__all__ = ["LEVELS", "Bot", "BotError", "Budget", "GreedyBot", "HeuristicBot", "OracleBot",
-           "RandomBot", "bot_kinds", "make_bot", "register"]
+__all__ = ["LEVELS", "Bot", "BotError", "Budget", "CheaterBot", "GreedyBot", "HeuristicBot",
+           "ISMCTSBot", "OracleBot", "PIMCBot", "RandomBot", "bot_kinds", "make_bot", "register"]

@@ -1,0 +1,182 @@
+"""Information-set Monte Carlo tree search (``ismcts``).
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): one tree of
+move sequences for the searching seat; every iteration samples a world
+consistent with the view, walks down the tree among the moves legal in that
+world (UCB1 with availability counts), adds one node, finishes the hand with
+a greedy playout and backs up a value per seat, each node crediting the seat
+that moved into it. So the same code searches two players (a zero-sum
+tree) and three or four (multi-player back-ups).
+
+Worlds are not all equally plausible: a seat's voluntary choices say
+something about its hand. The search draws its worlds from a pool, each
+weighted by how likely the other seats' observed choices were under a
+softmax of the greedy evaluation (a tempered likelihood, so no world
+dominates).
+"""
+
+from __future__ import annotations
+
+import math
+from random import Random
+
+from matador.core.moves import DRAW
+from matador.core.state import HandState
+from matador.core.view import PlayerView
+from matador.players.base import Bot, Budget
+from matador.players.heuristic import play_score
+from matador.players.pimc import MoveStats, SearchResult
+from matador.players.rollout import greedy_rollout, win_values
+
+EXPLORATION = 0.7
+"""UCB1 exploration constant (values are in [0, 1])."""
+TEMPERATURE = 6.0
+"""Softmax temperature (in greedy score points) of the choice model behind world weights."""
+POOL = 48
+"""Worlds in the weighted pool; a fresh pool is drawn when this many iterations used it."""
+
+
+class _Node:
+    __slots__ = ("avail", "children", "player", "value", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.value = 0.0
+
+
+def choice_log_likelihood(view: PlayerView, world: HandState) -> float:
+    """Log-probability of the other seats' observed plays in ``world`` under a softmax policy.
+
+    Only decisions between plays count: whether a seat drew or passed is
+    already certain in every consistent world (R15-R17).
+    """
+    state = HandState(world.rules, world.deal)
+    tb = state._tb
+    total = 0.0
+    for m in view.moves:
+        s = state.to_move
+        if s != view.seat and m < DRAW:
+            legal = state.legal_move_ids()
+            if len(legal) > 1 and legal[-1] < DRAW:
+                hand = state.hands[s]
+                scores = [play_score(tb, hand, x, state.left, state.right) / TEMPERATURE
+                          for x in legal]
+                top = max(scores)
+                log_z = top + math.log(sum(math.exp(v - top) for v in scores))
+                total += scores[legal.index(m)] - log_z
+        state.push(m)
+    return total
+
+
+class ISMCTSBot(Bot):
+    """Single-observer ISMCTS with weighted determinizations (``ismcts``)."""
+
+    kind = "ismcts"
+    default_budget = Budget(millis=800)
+
+    def __init__(self, budget: Budget | None = None, weighted: bool = True) -> None:
+        super().__init__(budget)
+        self.weighted = weighted
+
+    def search(self, view: PlayerView, rng: Random, budget: Budget | None = None
+               ) -> SearchResult:
+        """Run the search; the root children's statistics become the move statistics."""
+        sampler = view.sampler()
+        root = _Node(-1)
+        done = (budget or self.budget or self.default_budget).clock()
+        pool: list[HandState] = []
+        cumulative: list[float] = []
+        used = 0
+        i = 0
+        while not done(i):
+            if used >= len(pool):
+                pool, cumulative = self._pool(view, sampler.sample, rng)
+                used = 0
+            used += 1
+            if self.weighted:
+                r = rng.random() * cumulative[-1]
+                k = _bisect(cumulative, r)
+            else:
+                k = used - 1
+            self._iterate(root, pool[k].copy(), rng)
+            i += 1
+        stats: dict[int, MoveStats] = {}
+        for m in view.legal_move_ids():
+            child = root.children.get(m)
+            st = MoveStats(m)
+            if child is not None and child.visits:
+                st.n = child.visits
+                st.win = child.value
+            stats[m] = st
+        result = SearchResult(stats, i)
+        result.extra["root_visits"] = float(root.visits)
+        return result
+
+    def _pool(self, view: PlayerView, sample: object, rng: Random
+              ) -> tuple[list[HandState], list[float]]:
+        assert callable(sample)
+        worlds = [sample(rng) for _ in range(POOL)]
+        if not self.weighted:
+            return worlds, []
+        logs = [choice_log_likelihood(view, w) for w in worlds]
+        top = max(logs)
+        cumulative = []
+        total = 0.0
+        for v in logs:
+            total += math.exp(v - top)
+            cumulative.append(total)
+        return worlds, cumulative
+
+    def _iterate(self, root: _Node, state: HandState, rng: Random) -> None:
+        node = root
+        path = [root]
+        while state.outcome is None:
+            legal = state.legal_move_ids()
+            untried = [m for m in legal if m not in node.children]
+            if untried:
+                m = untried[rng.randrange(len(untried))]
+                child = _Node(state.to_move)
+                node.children[m] = child
+                for x in legal:
+                    other = node.children.get(x)
+                    if other is not None:
+                        other.avail += 1
+                state.push(m)
+                path.append(child)
+                break
+            best_m = legal[0]
+            best_v = -1.0
+            for x in legal:
+                c = node.children[x]
+                c.avail += 1
+                v = c.value / c.visits + EXPLORATION * math.sqrt(math.log(c.avail) / c.visits)
+                if v > best_v:
+                    best_m, best_v = x, v
+            node = node.children[best_m]
+            state.push(best_m)
+            path.append(node)
+        if state.outcome is None:
+            greedy_rollout(state, rng)
+        values = win_values(state)
+        for n in path:
+            n.visits += 1
+            if n.player >= 0:
+                n.value += values[n.player]
+
+    def _choose(self, view: PlayerView, legal: tuple[int, ...], rng: Random) -> int:
+        result = self.search(view, rng)
+        return max(result.stats.values(), key=lambda s: (s.n, s.win_mean, -s.move)).move
+
+
+def _bisect(cumulative: list[float], r: float) -> int:
+    lo, hi = 0, len(cumulative) - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cumulative[mid] <= r:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo

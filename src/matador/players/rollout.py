@@ -1,0 +1,107 @@
+"""Playouts and exact endgames on determinized (fully known) states, for the search bots.
+
+A search bot samples a full state from its view (``view.sample(rng)``) and
+then uses these functions on it; they are never handed to a bot as its
+input. Values are per seat: win = 1, a hand with no winner = 1/N, loss = 0.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from matador.core.state import HandState
+from matador.core.tiles import ALL_TILES
+from matador.players.heuristic import greedy_move
+
+EPSILON = 0.1
+"""Share of random moves in a playout, so rollouts explore a little."""
+
+
+def win_values(state: HandState) -> list[float]:
+    """Win value of each seat in a finished hand: 1, 1/N if no winner, else 0."""
+    outcome = state.outcome
+    assert outcome is not None
+    n = state.players
+    if outcome.winner is None:
+        return [1.0 / n] * n
+    out = [0.0] * n
+    out[outcome.winner] = 1.0
+    return out
+
+
+def greedy_rollout(state: HandState, rng: Random, epsilon: float = EPSILON) -> None:
+    """Play ``state`` to the end, each seat using the greedy policy on its own hand.
+
+    The policy sees its hand, the ends, the tiles it has not seen and the
+    next seat's tile count; with probability ``epsilon`` a move is random.
+    """
+    tb = state._tb
+    hands = state.hands
+    n = state.players
+    rand = rng.random
+    while state.outcome is None:
+        ids = state.legal_move_ids()
+        if len(ids) == 1:
+            m = ids[0]
+        elif rand() < epsilon:
+            m = ids[int(rand() * len(ids))]
+        else:
+            s = state.to_move
+            hand = hands[s]
+            m = greedy_move(tb, hand, state.left, state.right, ids,
+                            ALL_TILES & ~hand & ~state.line, hands[(s + 1) % n].bit_count(),
+                            state.boneyard_size)
+        state.push(m)
+
+
+class EndgameSolver:
+    """Exact max^n search of a fully known hand, with memoisation and a node limit.
+
+    Each mover maximises its own win value (for two players this is
+    minimax). :meth:`solve` returns ``None`` when the limit is reached.
+    """
+
+    def __init__(self, node_limit: int = 20_000) -> None:
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.memo: dict[tuple[object, ...], tuple[float, ...]] = {}
+
+    def solve(self, state: HandState) -> tuple[float, ...] | None:
+        """The win values of every seat under perfect play, or ``None`` if too big."""
+        self.nodes = 0
+        try:
+            return self._search(state)
+        except _TooBig:
+            return None
+
+    def _search(self, state: HandState) -> tuple[float, ...]:
+        if state.outcome is not None:
+            return tuple(win_values(state))
+        key = (tuple(state.hands), state.left, state.right, state.to_move, state.drawn,
+               state._bpos)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise _TooBig
+        s = state.to_move
+        best: tuple[float, ...] | None = None
+        for m in state.legal_move_ids():
+            child = state.copy()
+            child.push(m)
+            value = self._search(child)
+            if best is None or value[s] > best[s]:
+                best = value
+        assert best is not None
+        self.memo[key] = best
+        return best
+
+
+class _TooBig(Exception):
+    pass
+
+
+def tiles_in_play(state: HandState) -> int:
+    """Tiles still held or in the boneyard (how big an endgame is)."""
+    return sum(h.bit_count() for h in state.hands) + state.boneyard_size
