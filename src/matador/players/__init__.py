@@ -25,5 +25,14 @@ register("pimc", PIMCBot)
 register("ismcts", ISMCTSBot)
 register("cheater", CheaterBot)
 
+# Strength levels offered to players (the cheater never is): the budgets keep
+# "normal" under 200 ms and "strong" under 1 s per move on one core.
+LEVELS.update({
+    "easy": "greedy",
+    "normal": "pimc:150ms",
+    "strong": "pimc:800ms",
+    "max": "ismcts:3s",
+})
+
 __all__ = ["LEVELS", "Bot", "BotError", "Budget", "CheaterBot", "GreedyBot", "HeuristicBot",
            "ISMCTSBot", "OracleBot", "PIMCBot", "RandomBot", "bot_kinds", "make_bot", "register"]

@@ -33,7 +33,9 @@ EXPLORATION = 0.7
 TEMPERATURE = 6.0
 """Softmax temperature (in greedy score points) of the choice model behind world weights."""
 POOL = 48
-"""Worlds in the weighted pool; a fresh pool is drawn when this many iterations used it."""
+"""Worlds in the weighted pool."""
+REUSE = 4
+"""Iterations per pool world before a fresh pool is drawn."""
 
 
 class _Node:
@@ -92,7 +94,7 @@ class ISMCTSBot(Bot):
         used = 0
         i = 0
         while not done(i):
-            if used >= len(pool):
+            if used >= len(pool) * REUSE:
                 pool, cumulative = self._pool(view, sampler.sample, rng)
                 used = 0
             used += 1
@@ -100,7 +102,7 @@ class ISMCTSBot(Bot):
                 r = rng.random() * cumulative[-1]
                 k = _bisect(cumulative, r)
             else:
-                k = used - 1
+                k = (used - 1) % len(pool)
             self._iterate(root, pool[k].copy(), rng)
             i += 1
         stats: dict[int, MoveStats] = {}

@@ -1,0 +1,183 @@
+"""Move analysis: the estimated value of every legal move, and reviews of whole hands.
+
+:func:`analyse` answers, for the seat to move in a view, each legal move's
+probability of winning the hand (a hand with no winner counting 1/N) and its
+expected points (R21 + R22, points already scored included), with the number
+of sampled worlds behind each estimate. It is PIMC's evaluation
+(:mod:`matador.players.pimc`): every move is played in the same sampled
+worlds, so the differences between moves are measured with little noise.
+
+:func:`review` replays a record and analyses every decision of the chosen
+seats, marking each move by what it cost against the best one.
+
+>>> import random
+>>> from matador.core.rules import Rules
+>>> from matador.core.state import HandState
+>>> from matador.players.base import Budget
+>>> state = HandState.new(Rules.from_preset("classic"), 2, random.Random(5))
+>>> report = analyse(state.view(state.to_move), Budget(iterations=20), random.Random(1))
+>>> len(report.moves) == len(state.legal_moves), report.moves[0].samples
+(True, 20)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from matador.core.moves import MOVES, Move
+from matador.core.record import Record
+from matador.core.state import HandState
+from matador.core.view import PlayerView
+from matador.players.base import Budget
+from matador.players.pimc import evaluate_worlds
+
+#: Labels of a move by the win probability it gave up, largest threshold first.
+LABELS: tuple[tuple[float, str], ...] = (
+    (0.15, "blunder"), (0.06, "mistake"), (0.02, "inaccuracy"), (0.0, "good"),
+)
+
+
+@dataclass(frozen=True)
+class MoveAnalysis:
+    """The estimated value of one legal move for the seat to move."""
+
+    move: Move
+    win: float
+    """Estimated probability of winning the hand (no-winner hands count 1/N)."""
+    points: float
+    """Estimated points of the hand for the seat (R21 + R22)."""
+    samples: int
+    """Worlds the estimate rests on."""
+    win_stderr: float
+    """Standard error of ``win``."""
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON object for this move."""
+        return {"move": str(self.move), "win": round(self.win, 4),
+                "points": round(self.points, 2), "samples": self.samples,
+                "win_stderr": round(self.win_stderr, 4)}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Every legal move of a position, best first."""
+
+    seat: int
+    ply: int
+    moves: tuple[MoveAnalysis, ...]
+
+    @property
+    def best(self) -> MoveAnalysis:
+        """The move with the highest estimated win probability."""
+        return self.moves[0]
+
+    def of(self, move: int) -> MoveAnalysis:
+        """The analysis of ``move``."""
+        for a in self.moves:
+            if a.move == move:
+                return a
+        raise KeyError(str(MOVES[move]))
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON object: seat, ply and the moves, best first."""
+        return {"seat": self.seat, "ply": self.ply, "moves": [m.to_json() for m in self.moves]}
+
+
+def analyse(view: PlayerView, budget: Budget, rng: Random) -> Analysis:
+    """Estimate every legal move of ``view.seat``, which must be to move.
+
+    With a single legal move there is nothing to compare: its value is still
+    estimated, so hints and reviews can show the position's outlook.
+    """
+    if view.to_move != view.seat:
+        raise ValueError(f"seat {view.seat} is not to move")
+    legal = view.legal_move_ids()
+    result = evaluate_worlds(view.sampler().sample, view.seat, legal, rng, budget)
+    moves = []
+    for m in legal:
+        st = result.stats[m]
+        var = max(0.0, st.win_sq / st.n - st.win_mean ** 2) if st.n else 0.0
+        moves.append(MoveAnalysis(MOVES[m], st.win_mean, st.points_mean, st.n,
+                                  math.sqrt(var / st.n) if st.n else 0.0))
+    moves.sort(key=lambda a: (-a.win, -a.points, a.move))
+    return Analysis(view.seat, view.ply, tuple(moves))
+
+
+def label(cost: float) -> str:
+    """The label of a move that gave up ``cost`` win probability against the best move."""
+    for threshold, name in LABELS:
+        if cost >= threshold:
+            return name
+    return "good"
+
+
+@dataclass(frozen=True)
+class ReviewedMove:
+    """One decision of a reviewed hand."""
+
+    ply: int
+    seat: int
+    played: Move
+    analysis: Analysis
+    cost: float
+    """Win probability given up against the best move (0 for the best)."""
+    points_cost: float
+    """Expected points given up against the best move."""
+
+    @property
+    def label(self) -> str:
+        """``best``, ``good``, ``inaccuracy``, ``mistake`` or ``blunder``."""
+        if self.played == self.analysis.best.move:
+            return "best"
+        return label(self.cost)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON object for this decision."""
+        return {"ply": self.ply, "seat": self.seat, "played": str(self.played),
+                "label": self.label, "cost": round(self.cost, 4),
+                "points_cost": round(self.points_cost, 2),
+                "analysis": self.analysis.to_json()}
+
+
+def _led_by_rule(record: Record) -> bool:
+    """Whether the record's leader was chosen by R14's first_leader (not a later match hand)."""
+    hand = record.meta.get("hand") if record.meta else None
+    return not (isinstance(hand, int) and hand > 1)
+
+
+def view_at(record: Record, ply: int) -> PlayerView | None:
+    """The view of the seat to move before move ``ply`` of ``record``; ``None`` once over."""
+    state = HandState(record.rules, record.deal)
+    for m in record.moves[:ply]:
+        state.push(m)
+    if state.is_over:
+        return None
+    return state.view(state.to_move, leader_by_rule=_led_by_rule(record))
+
+
+def review(record: Record, budget: Budget, rng: Random, seats: Iterable[int] | None = None,
+           plies: Iterable[int] | None = None) -> list[ReviewedMove]:
+    """Analyse the decisions of ``seats`` (default: all) at ``plies`` (default: all) of a record.
+
+    Positions with a single legal move are skipped: there was nothing to decide.
+    """
+    wanted_seats = set(range(record.players) if seats is None else seats)
+    wanted_plies = None if plies is None else set(plies)
+    by_rule = _led_by_rule(record)
+    state = HandState(record.rules, record.deal)
+    out: list[ReviewedMove] = []
+    for ply, m in enumerate(record.moves):
+        seat = state.to_move
+        if seat in wanted_seats and (wanted_plies is None or ply in wanted_plies) and \
+                len(state.legal_move_ids()) > 1:
+            result = analyse(state.view(seat, leader_by_rule=by_rule), budget, rng)
+            chosen = result.of(m)
+            out.append(ReviewedMove(ply, seat, MOVES[m], result,
+                                    max(0.0, result.best.win - chosen.win),
+                                    max(0.0, result.best.points - chosen.points)))
+        state.push(m)
+    return out
