@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from matador import __version__
-from matador.cli import deal, replay, simulate
+from matador.cli import analyse, arena, deal, replay, simulate
 from matador.cli.common import EXIT_ERROR, CliError, print_error
 
 EXAMPLES = """\
@@ -41,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_parser(commands)
     deal.add_parser(commands)
     simulate.add_parser(commands)
+    arena.add_parser(commands)
+    analyse.add_parser(commands)
     return parser
 
 
