@@ -17,7 +17,8 @@ from matador.players.stats import (
 )
 
 # Wilson score intervals published by Newcombe (1998), "Two-sided confidence intervals
-# for the single proportion", Statistics in Medicine 17, table II (method 3), to 4 places.
+# for the single proportion", Statistics in Medicine 17: the worked examples of method 3
+# (the score interval without continuity correction), to 4 places.
 NEWCOMBE = [
     (81, 263, 0.2553, 0.3662),
     (15, 148, 0.0624, 0.1605),

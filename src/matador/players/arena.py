@@ -320,13 +320,12 @@ class _Task:
     factory: ContestantFactory
 
 
-class _Fault(Exception):
-    """A contestant's fault, carried to the referee's loop."""
+@dataclass(frozen=True)
+class _Fault:
+    """What a contestant did wrong: a :attr:`Forfeit.kind` and a message."""
 
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
+    kind: str
+    message: str
 
 
 class _Game:
@@ -447,12 +446,13 @@ class _Game:
             self.leader = Deal.random(self.task.rules, self.task.players,
                                       deal_rng(self.task.seed, self.deal)).leader
         return GameResult(self.task.table, self.deal, self.rotation, self.seats, self.leader,
-                          winner,
-                          scores, self.hands, tuple(self.points), tuple(self.moves),
+                          winner, scores, self.hands, tuple(self.points), tuple(self.moves),
                           tuple(self.seconds), forfeit)
 
 
 class _Forfeit(Exception):
+    """Raised inside the referee when ``seat`` forfeits: unwinds to :meth:`_Game.play`."""
+
     def __init__(self, seat: Seat, fault: _Fault, ply: int = 0) -> None:
         super().__init__(fault.message)
         self.seat = seat
@@ -691,6 +691,8 @@ def _chunks(deals: int, jobs: int) -> list[tuple[int, ...]]:
 def _run_tasks(tasks: list[_Task], jobs: int, total: int,
                progress: Callable[[int, int], None] | None) -> Iterator[GameResult]:
     done = 0
+    if progress is not None:
+        progress(0, total)
     if jobs == 1:
         def tick() -> None:
             nonlocal done
