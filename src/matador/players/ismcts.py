@@ -17,6 +17,8 @@ dominates).
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 from random import Random
 
@@ -26,16 +28,18 @@ from matador.core.view import PlayerView
 from matador.players.base import Bot, Budget
 from matador.players.heuristic import play_score
 from matador.players.pimc import MoveStats, SearchResult
-from matador.players.rollout import greedy_rollout, win_values
+from matador.players.rollout import greedy_rollout, policy_move, win_values
 
 EXPLORATION = 0.7
 """UCB1 exploration constant (values are in [0, 1])."""
 TEMPERATURE = 6.0
 """Softmax temperature (in greedy score points) of the choice model behind world weights."""
-POOL = 48
-"""Worlds in the weighted pool."""
+MODEL_OPPONENTS = True
+"""Whether other seats' moves in the tree follow the playout policy (else UCB, as in SO-ISMCTS)."""
+POOL_MAX = 256
+"""Most worlds kept in the weighted pool."""
 REUSE = 4
-"""Iterations per pool world before a fresh pool is drawn."""
+"""Iterations per pool world before the pool grows."""
 
 
 class _Node:
@@ -79,9 +83,11 @@ class ISMCTSBot(Bot):
     kind = "ismcts"
     default_budget = Budget(millis=800)
 
-    def __init__(self, budget: Budget | None = None, weighted: bool = True) -> None:
+    def __init__(self, budget: Budget | None = None, weighted: bool = True,
+                 model_opponents: bool = MODEL_OPPONENTS) -> None:
         super().__init__(budget)
         self.weighted = weighted
+        self.model_opponents = model_opponents
 
     def search(self, view: PlayerView, rng: Random, budget: Budget | None = None
                ) -> SearchResult:
@@ -90,20 +96,25 @@ class ISMCTSBot(Bot):
         root = _Node(-1)
         done = (budget or self.budget or self.default_budget).clock()
         pool: list[HandState] = []
+        logs: list[float] = []
         cumulative: list[float] = []
-        used = 0
         i = 0
         while not done(i):
-            if used >= len(pool) * REUSE:
-                pool, cumulative = self._pool(view, sampler.sample, rng)
-                used = 0
-            used += 1
+            if i >= len(pool) * REUSE:
+                # Grow the pool (8, 16, 32... worlds), so short searches pay little for it.
+                for _ in range(min(max(8, len(pool)), POOL_MAX - len(pool)) or 1):
+                    world = sampler.sample(rng)
+                    pool.append(world)
+                    if self.weighted:
+                        logs.append(choice_log_likelihood(view, world))
+                if self.weighted:
+                    top = max(logs)
+                    cumulative = list(itertools.accumulate(math.exp(v - top) for v in logs))
             if self.weighted:
-                r = rng.random() * cumulative[-1]
-                k = _bisect(cumulative, r)
+                k = bisect.bisect_right(cumulative, rng.random() * cumulative[-1])
             else:
-                k = (used - 1) % len(pool)
-            self._iterate(root, pool[k].copy(), rng)
+                k = i % len(pool)
+            self._iterate(root, pool[min(k, len(pool) - 1)].copy(), rng, view.seat)
             i += 1
         stats: dict[int, MoveStats] = {}
         for m in view.legal_move_ids():
@@ -114,28 +125,23 @@ class ISMCTSBot(Bot):
                 st.win = child.value
             stats[m] = st
         result = SearchResult(stats, i)
-        result.extra["root_visits"] = float(root.visits)
+        result.extra["worlds"] = float(len(pool))
         return result
 
-    def _pool(self, view: PlayerView, sample: object, rng: Random
-              ) -> tuple[list[HandState], list[float]]:
-        assert callable(sample)
-        worlds = [sample(rng) for _ in range(POOL)]
-        if not self.weighted:
-            return worlds, []
-        logs = [choice_log_likelihood(view, w) for w in worlds]
-        top = max(logs)
-        cumulative = []
-        total = 0.0
-        for v in logs:
-            total += math.exp(v - top)
-            cumulative.append(total)
-        return worlds, cumulative
-
-    def _iterate(self, root: _Node, state: HandState, rng: Random) -> None:
+    def _iterate(self, root: _Node, state: HandState, rng: Random, seat: int) -> None:
         node = root
         path = [root]
         while state.outcome is None:
+            if self.model_opponents and state.to_move != seat:
+                # The other seats play the playout policy on their sampled hands.
+                m = policy_move(state, rng)
+                child = node.children.get(m)
+                if child is None:
+                    child = node.children[m] = _Node(state.to_move)
+                state.push(m)
+                node = child
+                path.append(child)
+                continue
             legal = state.legal_move_ids()
             untried = [m for m in legal if m not in node.children]
             if untried:
@@ -172,13 +178,3 @@ class ISMCTSBot(Bot):
         result = self.search(view, rng)
         return max(result.stats.values(), key=lambda s: (s.n, s.win_mean, -s.move)).move
 
-
-def _bisect(cumulative: list[float], r: float) -> int:
-    lo, hi = 0, len(cumulative) - 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if cumulative[mid] <= r:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo

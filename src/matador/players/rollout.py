@@ -29,29 +29,29 @@ def win_values(state: HandState) -> list[float]:
     return out
 
 
-def greedy_rollout(state: HandState, rng: Random, epsilon: float = EPSILON) -> None:
-    """Play ``state`` to the end, each seat using the greedy policy on its own hand.
+def policy_move(state: HandState, rng: Random, epsilon: float = EPSILON) -> int:
+    """The playout policy's move: greedy on the mover's own hand, random with ``epsilon``.
 
     The policy sees its hand, the ends, the tiles it has not seen and the
-    next seat's tile count; with probability ``epsilon`` a move is random.
+    next seat's tile count.
     """
-    tb = state._tb
+    ids = state.legal_move_ids()
+    if len(ids) == 1:
+        return ids[0]
+    if rng.random() < epsilon:
+        return ids[rng.randrange(len(ids))]
+    s = state.to_move
     hands = state.hands
-    n = state.players
-    rand = rng.random
+    hand = hands[s]
+    return greedy_move(state._tb, hand, state.left, state.right, ids,
+                       ALL_TILES & ~hand & ~state.line,
+                       hands[(s + 1) % state.players].bit_count(), state.boneyard_size)
+
+
+def greedy_rollout(state: HandState, rng: Random, epsilon: float = EPSILON) -> None:
+    """Play ``state`` to the end, every seat using :func:`policy_move`."""
     while state.outcome is None:
-        ids = state.legal_move_ids()
-        if len(ids) == 1:
-            m = ids[0]
-        elif rand() < epsilon:
-            m = ids[int(rand() * len(ids))]
-        else:
-            s = state.to_move
-            hand = hands[s]
-            m = greedy_move(tb, hand, state.left, state.right, ids,
-                            ALL_TILES & ~hand & ~state.line, hands[(s + 1) % n].bit_count(),
-                            state.boneyard_size)
-        state.push(m)
+        state.push(policy_move(state, rng, epsilon))
 
 
 class EndgameSolver:
