@@ -433,7 +433,17 @@ class HandState:
         node = self._hist
         while node:
             out.append(MOVES[node[0]])
-            node = node[1]
+            node = node[2]
+        out.reverse()
+        return out
+
+    def history(self) -> list[tuple[Seat, Move]]:
+        """The moves played so far with the seat that made each, in order."""
+        out: list[tuple[Seat, Move]] = []
+        node = self._hist
+        while node:
+            out.append((node[1], MOVES[node[0]]))
+            node = node[2]
         out.reverse()
         return out
 
@@ -462,7 +472,7 @@ class HandState:
         """Play move id ``m`` without checking it (it must be legal)."""
         s = self.to_move
         tb = self._tb
-        self._hist = (m, self._hist)
+        self._hist = (m, s, self._hist)
         self.ply += 1
         hands = self.hands
         if m < DRAW:

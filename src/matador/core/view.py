@@ -551,13 +551,15 @@ def state_view(state: HandState, seat: Seat, *, leader_by_rule: bool = True,
     """The view of ``seat`` in ``state``: its own tiles and the public history only."""
     if not 0 <= seat < state.players:
         raise ViewError(f"seat {seat} is not a seat of this hand (0..{state.players - 1})")
-    moves = state.moves
+    history = state.history()
     own_draws: dict[int, Tile] = {}
-    replay = HandState(state.rules, state.deal)
-    for i, m in enumerate(moves):
-        if m == DRAW and replay.to_move == seat:
-            own_draws[i] = replay.deal.boneyard[replay._bpos]
-        replay.push(m)
+    draws = 0
+    for i, (s, m) in enumerate(history):
+        if m == DRAW:
+            if s == seat:
+                own_draws[i] = state.deal.boneyard[draws]
+            draws += 1
+    moves = [m for _, m in history]
     return PlayerView(
         state.rules, state.players, seat, state.deal.hands[seat], state.deal.leader,
         tuple(moves), own_draws, leader_by_rule,
