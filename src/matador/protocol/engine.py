@@ -1,0 +1,333 @@
+"""The engine side of MEP: one of our bots answering a host on standard input and output.
+
+:class:`Engine` is one session of the protocol (docs/protocol.md): it takes
+one command line at a time (:meth:`Engine.handle`) and returns the answer
+lines, which :func:`serve` writes and flushes. Whatever a host sends, the
+engine answers ``error WHY`` and carries on; only ``quit`` (or the end of
+its input) stops it. It knows only what the views it is sent say: it builds
+a :class:`~matador.core.view.PlayerView` from each ``position`` and never
+needs more.
+
+Options (``setoption name NAME value VALUE``):
+
+* ``Budget`` (spin, milliseconds, 0 = no time limit) and ``Iterations``
+  (spin, 0 = no limit): the default budget of ``go`` and ``analyse``. With
+  both 0 the bot's own default applies.
+* ``Level`` (combo): ``easy``, ``normal``, ``strong``, ``max`` (the bots of
+  :data:`~matador.players.LEVELS`, with their budgets), or ``custom``, the
+  bot named on the command line. Choosing a level resets ``Budget`` and
+  ``Iterations`` to its budget.
+* ``Seed`` (spin): reseeds the engine's one random generator,
+  ``random.Random(seed)``. Every ``go`` and ``analyse`` draws from that
+  generator in turn, exactly as a bot in the arena draws from its seat's
+  generator, and ``newhand`` does not reseed it. So with an iteration
+  budget, the same ``Seed`` followed by the same commands gives the same
+  answers; and the arena, which sends its seat seed as ``Seed`` at the start
+  of each game, gets the very moves the same bot plays in-process.
+
+>>> engine = Engine("greedy")
+>>> engine.handle("isready")
+['readyok']
+>>> engine.handle("position {")[0]
+'error position: not valid JSON (Expecting property name enclosed in double quotes: \
+line 1 column 2 (char 1))'
+>>> engine.handle("fly")
+["error unknown command 'fly'"]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from random import Random
+from typing import Any, TextIO
+
+from matador import __version__
+from matador.core.errors import RecordError, ViewError
+from matador.core.moves import Move
+from matador.core.record import decode_json
+from matador.core.view import PlayerView
+from matador.players import LEVELS, Bot, BotError, Budget, OracleBot, PIMCBot, make_bot
+from matador.players.analysis import analyse
+from matador.players.pimc import SearchResult
+
+AUTHOR = "the matador project"
+"""What ``id author`` says."""
+MAX_MILLIS = 600_000
+"""The largest ``Budget`` and ``movetime`` accepted, in milliseconds (ten minutes)."""
+MAX_ITERATIONS = 10_000_000
+"""The largest ``Iterations`` and ``iterations`` accepted."""
+MAX_SEED = 2**64 - 1
+"""The largest ``Seed`` (the arena's seeds are 64-bit)."""
+CUSTOM = "custom"
+"""The ``Level`` that means the bot named on the command line."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option the engine announces in reply to ``mep``, in UCI's shape."""
+
+    name: str
+    type: str
+    """``spin``, ``check``, ``combo`` or ``string``."""
+    default: str
+    min: int | None = None
+    max: int | None = None
+    vars: tuple[str, ...] = ()
+
+    def line(self) -> str:
+        """The ``option ...`` line.
+
+        >>> Option("Budget", "spin", "200", 0, 600000).line()
+        'option name Budget type spin default 200 min 0 max 600000'
+        """
+        parts = [f"option name {self.name} type {self.type} default {self.default}"]
+        if self.min is not None:
+            parts.append(f"min {self.min} max {self.max}")
+        parts.extend(f"var {v}" for v in self.vars)
+        return " ".join(parts)
+
+
+class Refused(Exception):
+    """A command the engine cannot accept: becomes the answer ``error WHY``."""
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split("\n"))
+
+
+class Engine:
+    """One MEP session serving a built-in bot (``greedy``, ``pimc:500ms``, a level name).
+
+    Raises :class:`~matador.players.BotError` at construction for an unknown
+    bot, or for the ``cheater``, which needs the true state and so cannot be
+    an engine.
+    """
+
+    def __init__(self, spec: str) -> None:
+        spec = spec.strip()
+        bot = make_bot(spec)
+        if isinstance(bot, OracleBot):
+            raise BotError(f"{bot.kind!r} needs the true state, which an engine never sees")
+        self.spec = spec
+        """The bot named on the command line."""
+        self.level = spec if spec in LEVELS else CUSTOM
+        self.bot: Bot = bot
+        self.millis, self.iterations = _budget_values(bot.budget)
+        self.seed = 0
+        self.rng = Random(self.seed)
+        """The engine's one generator: reseeded by ``Seed`` only."""
+        self.view: PlayerView | None = None
+        """The last accepted position, forgotten by ``newhand`` and by a refused position."""
+        self.done = False
+        """Set by ``quit``."""
+        self.clock: Callable[[], float] = time.perf_counter
+        self._commands: dict[str, Callable[[str], list[str]]] = {
+            "mep": self._mep, "isready": self._isready, "setoption": self._setoption,
+            "newhand": self._newhand, "position": self._position, "go": self._go,
+            "analyse": self._analyse, "analyze": self._analyse, "quit": self._quit,
+        }
+
+    # -- the loop --------------------------------------------------------------------
+
+    def handle(self, line: str) -> list[str]:
+        """Answer one command line: the lines to send back, in order (maybe none).
+
+        Never raises for anything a host sends: a command it cannot accept
+        gets ``error WHY``, and so does a failure of the bot itself.
+        """
+        command, _, rest = line.strip().partition(" ")
+        if not command:
+            return []
+        handler = self._commands.get(command)
+        if handler is None:
+            return [f"error unknown command {_one_line(command)[:40]!r}"]
+        try:
+            return handler(rest.strip())
+        except Refused as e:
+            return [f"error {command}: {_one_line(str(e))}"]
+        except Exception as e:  # the bot failed: report it, keep serving
+            return [f"error {command}: internal error: {type(e).__name__}: "
+                    f"{_one_line(str(e))}"]
+
+    # -- commands ----------------------------------------------------------------------
+
+    def options(self) -> list[Option]:
+        """The options announced in reply to ``mep``, with their current values as defaults."""
+        return [
+            Option("Budget", "spin", str(self.millis), 0, MAX_MILLIS),
+            Option("Iterations", "spin", str(self.iterations), 0, MAX_ITERATIONS),
+            Option("Level", "combo", self.level, vars=(CUSTOM, *LEVELS)),
+            Option("Seed", "spin", str(self.seed), 0, MAX_SEED),
+        ]
+
+    def _mep(self, rest: str) -> list[str]:
+        return [f"id name matador {self.bot.name}",
+                f"id author {AUTHOR} (matador {__version__})",
+                *(o.line() for o in self.options()), "mepok"]
+
+    def _isready(self, rest: str) -> list[str]:
+        return ["readyok"]
+
+    def _quit(self, rest: str) -> list[str]:
+        self.done = True
+        return []
+
+    def _newhand(self, rest: str) -> list[str]:
+        self.view = None
+        self.bot = make_bot(self.bot.kind)  # a fresh bot; the generator runs on
+        return []
+
+    def _setoption(self, rest: str) -> list[str]:
+        words = rest.split()
+        if not words or words[0] != "name":
+            raise Refused("expected 'setoption name NAME value VALUE'")
+        if "value" in words:
+            i = words.index("value")
+            name, value = " ".join(words[1:i]), " ".join(words[i + 1:])
+        else:
+            name, value = " ".join(words[1:]), ""
+        key = name.lower()
+        if key == "budget":
+            self.millis = _whole(value, "Budget", MAX_MILLIS)
+        elif key == "iterations":
+            self.iterations = _whole(value, "Iterations", MAX_ITERATIONS)
+        elif key == "seed":
+            self.seed = _whole(value, "Seed", MAX_SEED)
+            self.rng = Random(self.seed)
+        elif key == "level":
+            if value not in (CUSTOM, *LEVELS):
+                raise Refused(f"Level: {value!r} is not one of {', '.join((CUSTOM, *LEVELS))}")
+            bot = make_bot(self.spec if value == CUSTOM else value)
+            self.level, self.bot = value, bot
+            self.millis, self.iterations = _budget_values(bot.budget)
+        else:
+            known = ", ".join(o.name for o in self.options())
+            raise Refused(f"unknown option {name!r} (the options are {known})")
+        return []
+
+    def _position(self, rest: str) -> list[str]:
+        self.view = None
+        if not rest:
+            raise Refused("expected 'position VIEW', the view as one line of JSON")
+        try:
+            self.view = PlayerView.from_json(decode_json(rest))
+        except RecordError as e:
+            raise Refused(e.why) from None
+        except ViewError as e:
+            raise Refused(str(e)) from None
+        return []
+
+    def _to_move(self, command: str) -> PlayerView:
+        """The current view, which must have this engine's seat to move."""
+        view = self.view
+        if view is None:
+            raise Refused("no position (send 'position VIEW' first)")
+        if view.is_over:
+            raise Refused("the hand is over")
+        if view.to_move != view.seat:
+            raise Refused(f"seat {view.seat} is not to move")
+        return view
+
+    def _budget(self, rest: str, command: str) -> Budget | None:
+        """The budget of a ``go`` or ``analyse``: its arguments, else the options, else None."""
+        words = rest.split()
+        if len(words) % 2:
+            raise Refused(f"expected '{command} [movetime MS] [iterations N]'")
+        millis: int | None = None
+        iterations: int | None = None
+        for key, value in zip(words[::2], words[1::2], strict=True):
+            if key == "movetime":
+                millis = _whole(value, "movetime", MAX_MILLIS, low=1)
+            elif key == "iterations":
+                iterations = _whole(value, "iterations", MAX_ITERATIONS, low=1)
+            else:
+                raise Refused(f"unknown argument {key!r} (movetime MS, iterations N)")
+        if millis is None and iterations is None:
+            millis = self.millis or None
+            iterations = self.iterations or None
+        if millis is None and iterations is None:
+            return None
+        return Budget(None if millis is None else float(millis), iterations)
+
+    def _go(self, rest: str) -> list[str]:
+        budget = self._budget(rest, "go")
+        view = self._to_move("go")
+        start = self.clock()
+        move, result = self._choose(view, budget)
+        lines = [] if result is None else [f"info samples {result.worlds}"]
+        lines.append(f"info time {round((self.clock() - start) * 1000)}")
+        lines.append(f"bestmove {move}")
+        return lines
+
+    def _choose(self, view: PlayerView, budget: Budget | None) -> tuple[Move, SearchResult | None]:
+        """The bot's move, exactly as :meth:`Bot.choose` picks it, and its search if it searched."""
+        bot = self.bot
+        bot.budget = budget if budget is not None else type(bot).default_budget
+        search: Any = getattr(bot, "search", None)
+        found: list[SearchResult] = []
+        if callable(search):
+            def spy(v: PlayerView, rng: Random, b: Budget | None = None) -> SearchResult:
+                result: SearchResult = search(v, rng, b)
+                found.append(result)
+                return result
+
+            setattr(bot, "search", spy)  # noqa: B010 (shadows the method on this bot only)
+        try:
+            move = bot.choose(view, self.rng)
+        finally:
+            if callable(search):
+                delattr(bot, "search")
+        return move, found[-1] if found else None
+
+    def _analyse(self, rest: str) -> list[str]:
+        budget = self._budget(rest, "analyse")
+        view = self._to_move("analyse")
+        if budget is None:
+            budget = type(self.bot).default_budget or PIMCBot.default_budget
+        report = analyse(view, budget, self.rng)
+        return [*(f"info move {a.move} win {a.win:.4f} points {a.points:.2f} "
+                  f"samples {a.samples}" for a in report.moves), "analysisok"]
+
+
+def _budget_values(budget: Budget | None) -> tuple[int, int]:
+    """``Budget`` and ``Iterations`` option values for a bot budget (0: no limit)."""
+    if budget is None:
+        return 0, 0
+    millis = 0 if budget.millis is None else max(1, round(budget.millis))
+    return min(millis, MAX_MILLIS), min(budget.iterations or 0, MAX_ITERATIONS)
+
+
+def _whole(text: str, name: str, high: int, low: int = 0) -> int:
+    """``text`` as a whole number in ``low..high``, else :class:`Refused` naming ``name``."""
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise Refused(f"{name}: {text!r} is not a whole number in {low}..{high}")
+    return int(text)
+
+
+def serve(engine: Engine, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run ``engine`` on ``stdin`` and ``stdout`` until ``quit`` or the end of input; return 0.
+
+    Every answer line is written and flushed at once, as MEP requires. A host
+    that goes away (a broken pipe) ends the session quietly.
+    """
+    stdin = stdin if stdin is not None else sys.stdin
+    stdout = stdout if stdout is not None else sys.stdout
+    while not engine.done:
+        line = stdin.readline()
+        if not line:
+            break
+        answers = engine.handle(line)
+        if answers:
+            try:
+                stdout.write("".join(a + "\n" for a in answers))
+                stdout.flush()
+            except BrokenPipeError:
+                break
+    return 0
+
+
+__all__ = ["AUTHOR", "CUSTOM", "MAX_ITERATIONS", "MAX_MILLIS", "MAX_SEED", "Engine", "Option",
+           "Refused", "serve"]
