@@ -27,8 +27,14 @@ from matador.core.state import HandState
 from matador.core.view import PlayerView
 from matador.players.base import Bot, Budget
 from matador.players.heuristic import play_score
-from matador.players.pimc import MoveStats, SearchResult
-from matador.players.rollout import greedy_rollout, policy_move, win_values
+from matador.players.pimc import ENDGAME_TILES, MoveStats, SearchResult
+from matador.players.rollout import (
+    EndgameSolver,
+    greedy_rollout,
+    policy_move,
+    tiles_in_play,
+    win_values,
+)
 
 EXPLORATION = 0.7
 """UCB1 exploration constant (values are in [0, 1])."""
@@ -88,11 +94,13 @@ class ISMCTSBot(Bot):
         super().__init__(budget)
         self.weighted = weighted
         self.model_opponents = model_opponents
+        self._solver = EndgameSolver()
 
     def search(self, view: PlayerView, rng: Random, budget: Budget | None = None
                ) -> SearchResult:
         """Run the search; the root children's statistics become the move statistics."""
         sampler = view.sampler()
+        self._solver = EndgameSolver(node_limit=5_000)
         root = _Node(-1)
         done = (budget or self.budget or self.default_budget).clock()
         pool: list[HandState] = []
@@ -166,9 +174,15 @@ class ISMCTSBot(Bot):
             node = node.children[best_m]
             state.push(best_m)
             path.append(node)
-        if state.outcome is None:
-            greedy_rollout(state, rng)
-        values = win_values(state)
+        values: list[float] | tuple[float, ...] | None = None
+        if state.outcome is None and tiles_in_play(state) <= ENDGAME_TILES:
+            if len(self._solver.memo) > 200_000:
+                self._solver.memo.clear()
+            values = self._solver.solve(state)  # exact, as PIMC does (None if too big)
+        if values is None:
+            if state.outcome is None:
+                greedy_rollout(state, rng)
+            values = win_values(state)
         for n in path:
             n.visits += 1
             if n.player >= 0:

@@ -87,7 +87,8 @@ def evaluate_worlds(make_world: Callable[[Random], HandState], seat: int,
             child.push(m)
             value = None
             if exact:
-                solver.memo.clear()
+                if len(solver.memo) > 200_000:
+                    solver.memo.clear()
                 value = solver.solve(child)
             if value is None:
                 greedy_rollout(child, rng)

@@ -78,7 +78,7 @@ class EndgameSolver:
         if state.outcome is not None:
             return tuple(win_values(state))
         key = (tuple(state.hands), state.left, state.right, state.to_move, state.drawn,
-               state._bpos)
+               state.boneyard)
         got = self.memo.get(key)
         if got is not None:
             return got
