@@ -28,7 +28,7 @@ def test_help_has_examples(matador: Any, command: list[str]) -> None:
     assert "\n  matador " in done.stdout
 
 
-@pytest.mark.parametrize("args", [[], ["play"], ["--bogus"]])
+@pytest.mark.parametrize("args", [[], ["fly"], ["--bogus"]])
 def test_no_or_unknown_command(matador: Any, args: list[str]) -> None:
     """A missing or unknown command: argparse's usage and exit 2."""
     done = matador(*args)

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from matador import __version__
-from matador.cli import analyse, arena, deal, engine, replay, simulate
+from matador.cli import analyse, arena, deal, engine, play, replay, show, simulate
 from matador.cli.common import EXIT_ERROR, CliError, print_error
 
 EXAMPLES = """\
@@ -43,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_parser(commands)
     arena.add_parser(commands)
     analyse.add_parser(commands)
+    play.add_parser(commands)
+    show.add_parser(commands)
     engine.add_parser(commands)
     return parser
 

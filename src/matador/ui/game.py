@@ -148,16 +148,16 @@ class Terminal:
 
 
 def default_names(seats: Sequence[SeatSpec]) -> list[str]:
-    """Display names: ``You`` for a lone human, ``Player N`` for several, ``Bot (level)``."""
+    """Names by seat number: ``You`` for a lone human, else ``Player N``; ``Bot N (level)``."""
     humans = sum(s.is_human for s in seats)
     out = []
     for i, s in enumerate(seats):
         if s.name:
             out.append(s.name)
         elif s.is_human:
-            out.append(_("You") if humans == 1 else _("Player {n}").format(n=i + 1))
+            out.append(_("You") if humans == 1 else _("Player {n}").format(n=i))
         else:
-            out.append(_("Bot {n} ({level})").format(n=i + 1, level=s.kind))
+            out.append(_("Bot {n} ({level})").format(n=i, level=s.kind))
     return out
 
 
