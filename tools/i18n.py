@@ -68,13 +68,18 @@ def write(lang: str, catalog: Catalog) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as f:
         write_po(f, catalog, width=100, omit_header=False, sort_output=False,
-                 include_previous=False)
+                 include_previous=False, include_lineno=False)
 
 
 def cmd_extract() -> Catalog:
     template = extract()
+    if TEMPLATE.exists():  # keep the creation date while the messages stay the same
+        with TEMPLATE.open("rb") as f:
+            old = read_po(f)
+        if {m.id for m in old} == {m.id for m in template}:
+            template.creation_date = old.creation_date
     with TEMPLATE.open("wb") as f:
-        write_po(f, template, width=100)
+        write_po(f, template, width=100, include_lineno=False)
     print(f"{TEMPLATE.relative_to(ROOT)}: {len(template)} messages")
     return template
 

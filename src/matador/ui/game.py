@@ -252,6 +252,7 @@ class Game:
         """Play one hand to its end, asking humans and bots in turn."""
         number = self.match.hand_number + 1
         scores = tuple(self.match.scores)
+        self._at_keyboard = None  # hot seat: every hand starts with a handover
         by_rule = self.match.leader_by_rule
         self.term.print("")
         self.term.print(Text(_("Hand {n}: {name} leads.").format(
