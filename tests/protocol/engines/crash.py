@@ -1,0 +1,17 @@
+"""Plays N good moves (argument, default 0), then crashes on ``go`` with a traceback."""
+
+import sys
+
+from _mini import after, legal, out, serve
+
+GOOD = after(sys.argv)
+
+
+def go(view: dict, k: int) -> None:
+    if k >= GOOD:
+        raise RuntimeError("boom: the engine fell over")
+    out(f"bestmove {legal(view)[0]}")
+
+
+if __name__ == "__main__":
+    serve(go, "crash")
