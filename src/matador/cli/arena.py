@@ -31,6 +31,7 @@ from matador.cli.common import (
 )
 from matador.core.errors import MatadorError
 from matador.players.arena import ArenaResult, plot_ladder, run_arena
+from matador.protocol.contestant import make_contestant
 
 EXAMPLES = """\
 examples:
@@ -39,6 +40,7 @@ examples:
   matador arena heuristic greedy random --preset classic --players 2 --deals 300 \\
       --seed 1 --jobs 2 --plot ladder.png
   matador arena greedy random --preset classic --players 2 --deals 50 --match
+  matador arena pimc "engine:python3 examples/random_engine.py" --players 2 --deals 100
 
 The bots fill the seats in order, the last one repeated (pimc greedy with
 --players 4 is pimc against three greedy bots); with more bots than seats
@@ -64,8 +66,9 @@ def add_parser(commands: Any) -> None:
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
         "bots", nargs="+", metavar="BOT",
-        help="a bot: kind[:budget] (random, greedy, heuristic, pimc:500ms, ismcts:2000it...) "
-             "or a strength level; give at least two")
+        help="a bot: kind[:budget] (random, greedy, heuristic, pimc:500ms, ismcts:2000it...), "
+             "a strength level, or an MEP engine \"engine:COMMAND\" (docs/protocol.md); "
+             "give at least two")
     add_rule_options(parser)
     parser.add_argument("--deals", type=_positive, default=100, metavar="D",
                         help="number of deals, each played in every seat rotation "
@@ -125,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
             result = run_arena(args.bots, preset=rules, players=args.players,
                                deals=args.deals, seed=seed, jobs=args.jobs, match=args.match,
                                move_timeout=args.timeout, bootstrap=args.bootstrap,
-                               progress=progress)
+                               progress=progress, factory=make_contestant)
     except MatadorError as e:
         raise CliError("bots", str(e)) from None
     to_stdout = args.json == STDIO

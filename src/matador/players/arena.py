@@ -124,7 +124,13 @@ class Contestant(ABC):
         return True
 
     def start_game(self, seat: Seat, rules: Rules, players: int, seed: int) -> None:  # noqa: B027
-        """A game begins with this contestant at ``seat``; ``seed`` seeds its own randomness."""
+        """A game begins with this contestant at ``seat``; ``seed`` seeds its own randomness.
+
+        ``Random(seed)`` starts in the state of the generator later passed to
+        :meth:`move` in this game, so a contestant that searches elsewhere (an
+        engine process told ``setoption name Seed value SEED``) draws the same
+        numbers as a bot in-process.
+        """
 
     @abstractmethod
     def move(self, view: PlayerView, rng: Random) -> Move:
@@ -355,7 +361,7 @@ class _Game:
             for s, c in enumerate(self.players):
                 try:
                     c.start_game(s, task.rules, n,
-                                 derive_seed(task.seed, "contestant", self.deal, s))
+                                 derive_seed(task.seed, "seat", self.deal, s))
                 except Exception as e:
                     raise _Forfeit(s, _fault_of(e, "start")) from None
             if task.match:
