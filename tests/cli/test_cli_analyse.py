@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.cli.conftest import Run
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
 
 
 def test_analyse_one_position_json(matador: Run, example: dict[str, Any],
