@@ -14,9 +14,10 @@ What an engine contestant does with its process (PROTOCOL.md, "A session"):
   the table (``newhand`` before each hand); one that failed is replaced by a
   fresh process at the next game.
 * At the start of each game it sends ``setoption name Seed value SEED`` (if
-  the engine has a ``Seed`` option), with the seed of the seat's generator:
-  a deterministic engine then plays exactly what the same bot plays
-  in-process (see :mod:`matador.protocol.engine`).
+  the engine has a ``Seed`` option), with the seed of the seat's generator
+  (reduced into the option's announced range if it does not fit): a
+  deterministic engine then plays exactly what the same bot plays in-process
+  (see :mod:`matador.protocol.engine`).
 * For each move: ``position VIEW`` then ``go`` (with ``movetime`` or
   ``iterations`` if the contestant was given them), even when only one move
   is legal. It waits ``movetime`` + 1 s, or the engine's announced
@@ -45,7 +46,13 @@ from matador.core.state import Outcome, Seat
 from matador.core.view import PlayerView
 from matador.players import arena
 from matador.players.arena import Contestant, ContestantError
-from matador.protocol.host import HANDSHAKE_TIMEOUT, EngineProcess, ProtocolError, Transcript
+from matador.protocol.host import (
+    HANDSHAKE_TIMEOUT,
+    EngineOption,
+    EngineProcess,
+    ProtocolError,
+    Transcript,
+)
 
 ENGINE_PREFIX = "engine:"
 """The prefix of an engine spec: ``engine:COMMAND``, the command split like a shell's."""
@@ -90,8 +97,9 @@ class EngineContestant(Contestant):
                 self.engine.kill()
                 self.restarts += 1
                 self.engine = self._start()
-            if "seed" in self.engine.options:
-                self.engine.set_option("Seed", seed)
+            option = self.engine.options.get("seed")
+            if option is not None:
+                self.engine.set_option("Seed", _fit(seed, option))
         except ProtocolError as e:
             raise ContestantError(str(e), e.kind) from None
 
@@ -113,6 +121,18 @@ class EngineContestant(Contestant):
     def close(self) -> None:
         """``quit`` the engine (killing it if it does not exit)."""
         self.engine.quit()
+
+
+def _fit(seed: int, option: EngineOption) -> int:
+    """``seed`` brought into the range a ``Seed`` spin announces (unchanged if it fits).
+
+    >>> _fit(2**40 + 5, EngineOption("Seed", "spin", "0", 0, 2**31 - 1)) == (2**40 + 5) % 2**31
+    True
+    """
+    low = option.min if option.min is not None else 0
+    if option.max is None or low <= seed <= option.max or option.max < low:
+        return seed
+    return low + (seed - low) % (option.max - low + 1)
 
 
 def make_contestant(spec: str) -> Contestant:

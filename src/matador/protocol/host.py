@@ -35,7 +35,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, TextIO
 
@@ -82,7 +82,8 @@ class Transcript:
 
     file: TextIO | None = None
     lines: list[tuple[str, str]] = field(default_factory=list)
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False,
+                                  compare=False)
 
     def record(self, direction: str, line: str) -> None:
         """Add one line; ``direction`` is ``">"`` (to the engine) or ``"<"`` (from it)."""
@@ -546,12 +547,6 @@ def _quote(line: str, limit: int = 80) -> str:
     return repr(line if len(line) <= limit else line[:limit - 3] + "...")
 
 
-def lines_of(transcript: Transcript) -> Iterator[str]:
-    """The transcript as ``> line`` / ``< line`` text lines (for logs and docs)."""
-    for direction, line in list(transcript.lines):
-        yield f"{direction} {line}"
-
-
 __all__ = ["DEFAULT_THINK", "GRACE", "HANDSHAKE_TIMEOUT", "KINDS", "SYNC_TIMEOUT",
            "EngineOption", "EngineProcess", "GoResult", "MoveValue", "ProtocolError",
-           "Transcript", "lines_of"]
+           "Transcript"]
