@@ -7,30 +7,31 @@ everything the seat saw is legal. :class:`WorldSampler` draws from it
 exactly.
 
 How. For each other seat the tiles it ever held fill *slots*: its dealt
-hand and one slot per draw. A tile held from slot acquisition until now must
-avoid every tile set that a later forced draw or pass proved absent (R15-R17,
-and R10's non-joining matadors); a tile it played must have been acquired
-before it was played and avoid those sets in between. Within one seat the
-allowed sets of held slots are nested (an earlier slot has more
-constraints), so the number of ways to fill them is a product and can be
-sampled slot by slot. Which slot each played tile came from is enumerated
-(with memoisation) and weighted by how many fillings it leaves. Seats are
-sampled one after the other; a later seat is accepted with probability
-(its count for the tiles left) / (an upper bound of that count), which makes
-the joint draw exactly uniform. Finally the candidate deal is replayed: a
-world in which the hand would have ended earlier (blocked, R19) or in which
-the leader did not hold the best tile (R14) is rejected.
+hand and one slot per draw. A tile held from its slot's acquisition until
+now must avoid every tile set that a later forced draw or pass proved absent
+(R15-R17, and R10's non-joining matadors); a tile it played must have been
+acquired before it was played and avoid those sets in between. Within one
+seat the allowed sets of held slots are nested (an earlier slot has more
+constraints), so the fillings can be counted as a product and sampled slot
+by slot; which slot each played tile came from is counted by a walk over the
+seat's events (:class:`_SeatModel`), in which open slots with the same
+future are interchangeable. Seats are sampled one after the other; a later
+seat's count uses an upper bound on the tiles left, corrected by acceptance,
+which keeps the joint draw exactly uniform. Finally the candidate deal is
+replayed: a world in which the hand would have ended earlier (blocked, R19)
+or in which the leader did not hold the best tile (R14) is rejected. Views
+whose count would be too large to memoise fall back to plain rejection
+sampling, which is exact too, only slower.
 """
 
 from __future__ import annotations
 
-import bisect
 import random
 from math import comb
 from typing import TYPE_CHECKING
 
-from matador.core.errors import ViewError
-from matador.core.moves import DRAW
+from matador.core.errors import MatadorError, ViewError
+from matador.core.moves import DRAW, MOVE_TILE
 from matador.core.rules import FirstLeader
 from matador.core.state import Deal, HandState, highest_double_leader
 from matador.core.tiles import NUM_TILES, TILES, iter_bits, mask_of
@@ -43,33 +44,51 @@ MAX_ATTEMPTS = 100_000
 
 
 class _SeatModel:
-    """The slots of one other seat and which tiles may fill them."""
+    """The slots of one other seat, which tiles may fill them, and how many ways there are.
+
+    Events of the seat, in order: a *draw* acquires a slot; a *play* releases
+    a known tile, which came from the dealt hand or from an earlier draw slot
+    (one whose tile no void between the two excludes); a *void* excludes
+    tiles from everything held at that moment. A slot not released by a play
+    is *held* now, and its tile must avoid every void after its acquisition.
+
+    :meth:`_count` walks the events keeping the set of draw slots still
+    *open* (to be released by a later play), how many draw slots are held and
+    how many plays came from the dealt hand. A held draw slot multiplies the
+    count by the number of tiles it may take; for seats after the first the
+    factor uses ``min(|allowed|, pool size)``, an upper bound that
+    :meth:`WorldSampler._candidate` corrects by acceptance.
+    """
 
     __slots__ = (
+        "cap",
         "dealt",
         "draw_allowed",
-        "finals",
-        "finals_counts",
+        "events",
+        "future",
         "held_count",
         "init_allowed",
         "init_ok",
         "memo",
-        "plays",
+        "n_plays",
+        "next_play",
+        "pool",
         "seat",
         "slot_ok",
+        "totals",
     )
 
-    def __init__(self, view: PlayerView, seat: int, lead_void: int) -> None:
+    def __init__(self, view: PlayerView, seat: int, lead_void: int, pool: int, cap: int
+                 ) -> None:
         self.seat = seat
         self.dealt = len(view.dealt)
+        self.cap = cap
+        self.pool = pool
         events = view.events[seat]
         draws: list[int] = []  # event index of each draw slot
-        plays: list[tuple[int, int]] = []  # (tile, event index)
         for i, ev in enumerate(events):
             if ev.kind == "draw":
                 draws.append(i)
-            elif ev.kind == "play":
-                plays.append((ev.tile, i))
         full = (1 << NUM_TILES) - 1
         # Allowed tiles for a slot held until now: avoid every void after acquisition.
         suffix = [0] * (len(events) + 1)
@@ -78,129 +97,173 @@ class _SeatModel:
             suffix[i] = suffix[i + 1] | (ev.tiles if ev.kind == "void" else 0)
         self.init_allowed = full & ~(suffix[0] | lead_void)
         self.draw_allowed = [full & ~suffix[a + 1] for a in draws]
-        # Where may each played tile have come from?
-        self.plays = [t for t, _ in plays]
+        # The walk: ("draw", slot), ("play", index); voids only shape eligibility.
+        walk: list[tuple[str, int, int]] = []
         self.init_ok: list[bool] = []
-        self.slot_ok: list[list[int]] = []
-        for tile, p in plays:
-            acc = 0
-            ok: list[int] = []
-            for k in range(len(draws) - 1, -1, -1):
-                a = draws[k]
-                if a > p:
-                    continue
-                for i in range(a + 1, p):
-                    if events[i].kind == "void":
-                        acc |= events[i].tiles
-                if not acc >> tile & 1:
-                    ok.append(k)
-                p = a  # the window for earlier slots extends from here
-            for i in range(0, p):
-                if events[i].kind == "void":
-                    acc |= events[i].tiles
-            acc |= lead_void
-            self.init_ok.append(not acc >> tile & 1)
-            self.slot_ok.append(ok)
+        self.slot_ok: list[int] = []  # mask of draw slots each play may come from
+        slot_of = {a: k for k, a in enumerate(draws)}
+        for p, ev in enumerate(events):
+            if ev.kind == "draw":
+                walk.append(("draw", slot_of[p], -1))
+            elif ev.kind == "play":
+                tile = ev.tile
+                acc = 0
+                ok = 0
+                for i in range(p - 1, -1, -1):
+                    e = events[i]
+                    if e.kind == "void":
+                        acc |= e.tiles
+                    elif e.kind == "draw" and not acc >> tile & 1:
+                        ok |= 1 << slot_of[i]
+                acc |= lead_void
+                walk.append(("play", len(self.init_ok), tile))
+                self.init_ok.append(not acc >> tile & 1)
+                self.slot_ok.append(ok)
+        self.events = walk
+        self.n_plays = len(self.init_ok)
+        # For each draw slot, the plays that may release it (bit i = play i); and, for each
+        # event, the index of the next play: an open slot is known by its future.
+        self.future = [sum(1 << i for i, ok in enumerate(self.slot_ok) if ok >> k & 1)
+                       for k in range(len(draws))]
+        self.next_play: list[int] = []
+        count = 0
+        for kind, _, _ in walk:
+            self.next_play.append(count)
+            count += kind == "play"
         self.held_count = view.hand_sizes[seat]
-        self.memo: dict[tuple[int, int], dict[int, int]] = {}
-        table = self._count(0, 0)
-        self.finals = list(table)
-        self.finals_counts = [table[f] for f in self.finals]
+        self.memo: dict[tuple[int, int, tuple[int, ...], int, int], int] = {}
+        # Weight of each number of dealt tiles still held (outer choice of the walk).
+        self.totals: list[tuple[int, int]] = []
+        n_init = min((self.init_allowed & pool).bit_count(), cap)
+        for held in range(max(0, self.dealt - self.n_plays), self.dealt + 1):
+            w = comb(n_init, held) * self._count(held, 0, (), 0, 0)
+            if w:
+                self.totals.append((held, w))
 
-    def _count(self, i: int, used: int) -> dict[int, int]:
-        """Ways to assign plays i.. to slots, by the final mask of draw slots used by plays."""
-        key = (i, used)
+    def _factor(self, held: int, k: int, j: int) -> int:
+        """Tiles draw slot ``k`` may take when ``j`` earlier draw slots are held too."""
+        n = min((self.draw_allowed[k] & self.pool).bit_count(), self.cap)
+        return n - held - j
+
+    def _moves(self, held: int, e: int, open_: tuple[int, ...], j: int, u: int
+               ) -> list[tuple[int, tuple[int, ...], int, int, int]]:
+        """The steps from a state of the walk: (weight, open slots, held draws, dealt used, choice).
+
+        ``open_`` lists the futures of the open slots (sorted): slots with the
+        same future are interchangeable, so a play choosing among them counts
+        them once with their multiplicity. ``choice`` is -1 (held or from the
+        dealt hand), or the future of the open slot taken.
+        """
+        kind, k, _ = self.events[e]
+        out: list[tuple[int, tuple[int, ...], int, int, int]] = []
+        if kind == "draw":
+            f = self._factor(held, k, j)
+            if f > 0:
+                out.append((f, open_, j + 1, u, -1))
+            future = self.future[k] >> self.next_play[e]
+            if future:
+                out.append((1, tuple(sorted((*open_, future))), j, u, future))
+            return out
+        shifted = [x >> 1 for x in open_]
+        if self.init_ok[k] and u < self.dealt - held and all(shifted):
+            out.append((1, tuple(shifted), j, u + 1, -1))
+        seen: set[int] = set()
+        for index, x in enumerate(open_):
+            if x & 1 and x not in seen:
+                seen.add(x)
+                rest = shifted[:index] + shifted[index + 1:]
+                if all(rest):
+                    out.append((open_.count(x), tuple(rest), j, u, x))
+        return out
+
+    def _count(self, held: int, e: int, open_: tuple[int, ...], j: int, u: int) -> int:
+        """Weighted completions of the walk from event ``e`` (see the class docstring)."""
+        key = (held, e, open_, j, u)
         got = self.memo.get(key)
         if got is not None:
             return got
-        out: dict[int, int] = {}
-        if i == len(self.plays):
-            out[used] = 1
+        if e == len(self.events):
+            total = 1 if not open_ and u == self.dealt - held else 0
         else:
-            if self.init_ok[i] and i - used.bit_count() < self.dealt:
-                for f, c in self._count(i + 1, used).items():
-                    out[f] = out.get(f, 0) + c
-            for k in self.slot_ok[i]:
-                if not used >> k & 1:
-                    for f, c in self._count(i + 1, used | 1 << k).items():
-                        out[f] = out.get(f, 0) + c
-        self.memo[key] = out
-        return out
-
-    def held_init(self, final: int) -> int:
-        """Dealt tiles still held, when the plays used the draw slots in ``final``."""
-        return self.dealt - (len(self.plays) - final.bit_count())
-
-    def fill_count(self, final: int, pool: int, cap: int | None = None) -> int:
-        """Ways to fill the held slots from ``pool``.
-
-        With ``cap``: an upper bound over all sub-pools of ``cap`` tiles.
-        """
-        h = self.held_init(final)
-        n = (self.init_allowed & pool).bit_count()
-        if cap is not None:
-            n = min(n, cap)
-        total = comb(n, h)
-        j = h
-        for k, allowed in enumerate(self.draw_allowed):
-            if final >> k & 1:
-                continue
-            n = (allowed & pool).bit_count()
-            if cap is not None:
-                n = min(n, cap)
-            if n - j <= 0:
-                return 0
-            total *= n - j
-            j += 1
+            total = sum(w * self._count(held, e + 1, o, jj, uu)
+                        for w, o, jj, uu, _ in self._moves(held, e, open_, j, u))
+        self.memo[key] = total
+        if len(self.memo) > MAX_MEMO:
+            raise _TooMany
         return total
 
-    def weights(self, pool: int, cap: int | None = None) -> list[int]:
-        """Weight of each final mask: assignments of plays times fillings."""
-        return [c * self.fill_count(f, pool, cap) for f, c in
-                zip(self.finals, self.finals_counts, strict=True)]
+    def draw_config(self, rng: random.Random, pool: int
+                    ) -> tuple[list[int], list[int], int, int]:
+        """Sample a configuration: (dealt tiles, draw tiles, bound, actual).
 
-    def draw_config(self, rng: random.Random, final: int, pool: int
-                    ) -> tuple[list[int], list[int]]:
-        """Sample plays-to-slots given ``final``, then the fill: (dealt tiles, draw tiles)."""
+        ``bound`` and ``actual`` are the numbers of fillings under the capped
+        count and from the real ``pool``: the caller accepts with their ratio.
+        """
+        r = rng.randrange(sum(w for _, w in self.totals))
+        held = self.totals[-1][0]
+        for h, w in self.totals:
+            if r < w:
+                held = h
+                break
+            r -= w
         dealt_tiles: list[int] = []
         draw_tiles = [-1] * len(self.draw_allowed)
-        used = 0
-        for i, tile in enumerate(self.plays):
-            options: list[tuple[int, int]] = []
-            if self.init_ok[i] and i - used.bit_count() < self.dealt:
-                c = self._count(i + 1, used).get(final, 0)
-                if c:
-                    options.append((-1, c))
-            for k in self.slot_ok[i]:
-                if not used >> k & 1:
-                    c = self._count(i + 1, used | 1 << k).get(final, 0)
-                    if c:
-                        options.append((k, c))
-            r = rng.randrange(sum(c for _, c in options))
-            k = options[-1][0]
-            for option, c in options:
-                if r < c:
-                    k = option
+        held_slots: list[int] = []
+        open_: tuple[int, ...] = ()
+        by_future: dict[int, list[int]] = {}  # open slots by their future (relative to now)
+        j = u = 0
+        for e, (kind, k, tile) in enumerate(self.events):
+            steps = [(w * self._count(held, e + 1, o, jj, uu), o, jj, uu, choice)
+                     for w, o, jj, uu, choice in self._moves(held, e, open_, j, u)]
+            r = rng.randrange(sum(step[0] for step in steps))
+            pick = steps[-1]
+            for step in steps:
+                if r < step[0]:
+                    pick = step
                     break
-                r -= c
-            if k < 0:
+                r -= step[0]
+            _, open_, j, u, choice = pick
+            if kind == "draw":
+                if choice < 0:
+                    held_slots.append(k)
+                else:
+                    by_future.setdefault(choice, []).append(k)
+                continue
+            if choice < 0:
                 dealt_tiles.append(tile)
-            else:
-                draw_tiles[k] = tile
-                used |= 1 << k
-        h = self.held_init(final)
-        candidates = list(iter_bits(self.init_allowed & pool))
-        chosen = rng.sample(candidates, h)
+            else:  # any open slot with that future: they are interchangeable
+                slots = by_future[choice]
+                draw_tiles[slots.pop(rng.randrange(len(slots)))] = tile
+            shifted: dict[int, list[int]] = {}
+            for future, slots in by_future.items():
+                if slots:
+                    shifted.setdefault(future >> 1, []).extend(slots)
+            by_future = shifted
+        # Fill: the dealt tiles still held, then each held draw slot in order (nested sets).
+        bound = comb(min((self.init_allowed & self.pool).bit_count(), self.cap), held)
+        actual = comb((self.init_allowed & pool).bit_count(), held)
+        for i, k in enumerate(held_slots):
+            bound *= self._factor(held, k, i)
+            actual *= max(0, (self.draw_allowed[k] & pool).bit_count() - held - i)
+        if not actual:
+            return dealt_tiles, draw_tiles, bound, 0
+        chosen = rng.sample(list(iter_bits(self.init_allowed & pool)), held)
         dealt_tiles.extend(chosen)
         taken = mask_of(chosen)
-        for k, allowed in enumerate(self.draw_allowed):
-            if final >> k & 1:
-                continue
-            candidates = list(iter_bits(allowed & pool & ~taken))
+        for k in held_slots:
+            candidates = list(iter_bits(self.draw_allowed[k] & pool & ~taken))
             t = candidates[rng.randrange(len(candidates))]
             draw_tiles[k] = t
             taken |= 1 << t
-        return dealt_tiles, draw_tiles
+        return dealt_tiles, draw_tiles, bound, actual
+
+
+MAX_MEMO = 1_500_000
+"""States the counting walk of one seat may memoise before the sampler falls back."""
+
+
+class _TooMany(Exception):
+    """The counting walk grew too large (see :data:`MAX_MEMO`)."""
 
 
 class WorldSampler:
@@ -208,9 +271,7 @@ class WorldSampler:
 
     def __init__(self, view: PlayerView) -> None:
         self.view = view
-        lead_void = view._lead_excluded()
         self.others = [s for s in range(view.players) if s != view.seat]
-        self.models = [_SeatModel(view, s, lead_void) for s in self.others]
         self.pool = view.unseen
         expected = sum(view.hand_sizes[s] for s in self.others) + view.boneyard_size \
             + view.set_aside_size
@@ -219,22 +280,20 @@ class WorldSampler:
                             f"and set-aside need {expected}")
         self.check_leader = (view.leader_by_rule and view.leader != view.seat
                              and view.rules.first_leader is FirstLeader.HIGHEST_DOUBLE)
-        # The first seat draws from the whole pool: precompute its weights.
-        first = self.models[0]
-        self.first_cumulative = _cumulative(first.weights(self.pool))
-        if not self.first_cumulative or self.first_cumulative[-1] == 0:
-            raise ViewError(f"no hand of seat {first.seat} is consistent with the moves "
-                            "(forced draws and passes, R15-R17)")
-        # Later seats: an upper bound of their weight over pools of the size they will see.
-        self.bounds: list[int] = [0]
+        lead_void = view._lead_excluded()
+        self.models: list[_SeatModel] | None = []
         size = self.pool.bit_count()
-        for prev, model in zip(self.models, self.models[1:], strict=False):
-            size -= view.hand_sizes[prev.seat]
-            bound = sum(model.weights(self.pool, size))
-            if bound == 0:
-                raise ViewError(f"no hand of seat {model.seat} is consistent with the moves "
-                                "(forced draws and passes, R15-R17)")
-            self.bounds.append(bound)
+        try:
+            for s in self.others:
+                # A later seat sees a pool smaller by the tiles held by the seats before it.
+                model = _SeatModel(view, s, lead_void, self.pool, size)
+                if not model.totals:
+                    raise ViewError(f"no hand of seat {s} is consistent with the moves "
+                                    "(forced draws and passes, R15-R17)")
+                self.models.append(model)
+                size -= view.hand_sizes[s]
+        except _TooMany:
+            self.models = None  # too many ways to count: plain rejection sampling instead
         self.attempts = 0
         """Candidate worlds drawn so far (accepted or not), for diagnostics."""
         self.accepted = 0
@@ -251,50 +310,85 @@ class WorldSampler:
         view = self.view
         for _ in range(MAX_ATTEMPTS):
             self.attempts += 1
-            candidate = self._candidate(rng)
-            if candidate is None:
-                continue
-            deal = candidate
-            if self.check_leader and highest_double_leader(deal.hands) != view.leader:
-                continue
-            state = HandState(view.rules, deal)
-            ok = True
-            for m in view.moves:
-                if state.outcome is not None:
-                    ok = False
-                    break
-                state.push(m)
-            if not ok or (view.outcome is None and state.outcome is not None):
-                continue
+            if self.models is None:
+                deal = self._naive_candidate(rng)
+                state = _replay_checked(view, deal)
+                if state is None:
+                    continue
+            else:
+                candidate = self._candidate(rng)
+                if candidate is None:
+                    continue
+                deal = candidate
+                if self.check_leader and highest_double_leader(deal.hands) != view.leader:
+                    continue
+                state = HandState(view.rules, deal)
+                ok = True
+                for m in view.moves:
+                    if state.outcome is not None:
+                        ok = False
+                        break
+                    state.push(m)
+                if not ok or (view.outcome is None and state.outcome is not None):
+                    continue
             self.accepted += 1
             return deal, state
         raise ViewError(f"no consistent world found in {MAX_ATTEMPTS} attempts: the view is "
                         "probably impossible (e.g. the hand would already be blocked, R19)")
 
     def _candidate(self, rng: random.Random) -> Deal | None:
-        view = self.view
+        assert self.models is not None
         pool = self.pool
-        dealt: dict[int, list[int]] = {view.seat: list(view.dealt)}
+        dealt: dict[int, list[int]] = {}
         drawn: dict[int, list[int]] = {}
-        for index, model in enumerate(self.models):
-            if index == 0:
-                cumulative = self.first_cumulative
-            else:
-                weights = model.weights(pool)
-                cumulative = _cumulative(weights)
-                total = cumulative[-1] if cumulative else 0
-                if total == 0 or rng.randrange(self.bounds[index]) >= total:
-                    return None
-            pick = bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))
-            final = model.finals[pick]
-            init_tiles, draw_tiles = model.draw_config(rng, final, pool)
+        for model in self.models:
+            got = model.draw_config(rng, pool)
+            if got is None:
+                return None
+            init_tiles, draw_tiles, bound, actual = got
+            # The walk counted fillings with an upper bound; correct by acceptance.
+            if not actual or (actual < bound and rng.randrange(bound) >= actual):
+                return None
             dealt[model.seat] = init_tiles
             drawn[model.seat] = draw_tiles
             for t in init_tiles:
                 pool &= ~(1 << t)
             for t in draw_tiles:
                 pool &= ~(1 << t)
-        # Played tiles were never in the pool; held ones are now out of it.
+        return self._deal(rng, dealt, drawn, pool)
+
+    def _naive_candidate(self, rng: random.Random) -> Deal:
+        """Each seat's played tiles in random slots of its own, unseen tiles anywhere else."""
+        view = self.view
+        size = len(view.dealt)
+        played: dict[int, list[int]] = {s: [] for s in self.others}
+        draws = dict.fromkeys(self.others, 0)
+        for s, m in zip(view.movers, view.moves, strict=True):
+            if s == view.seat:
+                continue
+            if m == DRAW:
+                draws[s] += 1
+            elif m < DRAW:
+                played[s].append(MOVE_TILE[m])
+        rest = list(iter_bits(self.pool))
+        rng.shuffle(rest)
+        it = iter(rest)
+        dealt: dict[int, list[int]] = {}
+        drawn: dict[int, list[int]] = {}
+        for s in self.others:
+            slots = [-1] * (size + draws[s])
+            for t, k in zip(played[s], rng.sample(range(len(slots)), len(played[s])),
+                            strict=True):
+                slots[k] = t
+            filled = [t if t >= 0 else next(it) for t in slots]
+            dealt[s], drawn[s] = filled[:size], filled[size:]
+        return self._deal(rng, dealt, drawn, mask_of(it))
+
+    def _deal(self, rng: random.Random, dealt: dict[int, list[int]],
+              drawn: dict[int, list[int]], pool: int) -> Deal:
+        """The deal from other seats' dealt and drawn tiles, the rest shuffled."""
+        view = self.view
+        dealt[view.seat] = list(view.dealt)
         boneyard: list[int] = []
         next_draw = dict.fromkeys(self.others, 0)
         for ply, (s, m) in enumerate(zip(view.movers, view.moves, strict=True)):
@@ -314,11 +408,19 @@ class WorldSampler:
                     tuple(TILES[t] for t in rest[split:]), view.leader)
 
 
-def _cumulative(weights: list[int]) -> list[int]:
-    out: list[int] = []
-    total = 0
-    for w in weights:
-        total += w
-        out.append(total)
-    return out
-
+def _replay_checked(view: PlayerView, deal: Deal) -> HandState | None:
+    """The state after the view's moves under ``deal``, or ``None`` if any move is illegal."""
+    if (view.leader_by_rule and view.rules.first_leader is FirstLeader.HIGHEST_DOUBLE
+            and highest_double_leader(deal.hands) != view.leader):
+        return None
+    state = HandState(view.rules, deal)
+    try:
+        for m in view.moves:
+            if state.outcome is not None:
+                return None
+            state.play(m)
+    except MatadorError:
+        return None
+    if view.outcome is None and state.outcome is not None:
+        return None
+    return state
