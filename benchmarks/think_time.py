@@ -59,7 +59,8 @@ def main(argv: list[str] | None = None) -> None:
                 times = measure(level, preset, players, args.hands, args.seed)
                 all_times += times
                 if times:
-                    q = statistics.quantiles(times, n=20, method="inclusive")[-1] if len(times) > 1 else times[0]
+                    q = (statistics.quantiles(times, n=20, method="inclusive")[-1]
+                         if len(times) > 1 else times[0])
                     print(f"{level:8} {LEVELS.get(level, level):12} {preset:8} {players:>7} "
                           f"{len(times):>6} {1000 * statistics.mean(times):>8.1f} "
                           f"{1000 * q:>8.1f} {1000 * max(times):>8.1f}")

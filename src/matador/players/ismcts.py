@@ -40,6 +40,10 @@ EXPLORATION = 0.7
 """UCB1 exploration constant (values are in [0, 1])."""
 TEMPERATURE = 6.0
 """Softmax temperature (in greedy score points) of the choice model behind world weights."""
+EXPAND_AFTER = 4
+"""Visits a node needs before the tree grows below it (fewer, noisier nodes otherwise)."""
+PAIRED_ROOT = True
+"""Whether every root move is tried in each sampled world (paired, as in PIMC) or one by UCB."""
 MODEL_OPPONENTS = True
 """Whether other seats' moves in the tree follow the playout policy (else UCB, as in SO-ISMCTS)."""
 POOL_MAX = 256
@@ -90,9 +94,11 @@ class ISMCTSBot(Bot):
     default_budget = Budget(millis=800)
 
     def __init__(self, budget: Budget | None = None, weighted: bool = True,
-                 model_opponents: bool = MODEL_OPPONENTS) -> None:
+                 model_opponents: bool = MODEL_OPPONENTS, paired_root: bool = PAIRED_ROOT
+                 ) -> None:
         super().__init__(budget)
         self.weighted = weighted
+        self.paired_root = paired_root
         self.model_opponents = model_opponents
         self._solver = EndgameSolver()
 
@@ -100,6 +106,7 @@ class ISMCTSBot(Bot):
                ) -> SearchResult:
         """Run the search; the root children's statistics become the move statistics."""
         sampler = view.sampler()
+        legal = view.legal_move_ids()
         self._solver = EndgameSolver(node_limit=5_000)
         root = _Node(-1)
         done = (budget or self.budget or self.default_budget).clock()
@@ -122,7 +129,19 @@ class ISMCTSBot(Bot):
                 k = bisect.bisect_right(cumulative, rng.random() * cumulative[-1])
             else:
                 k = i % len(pool)
-            self._iterate(root, pool[min(k, len(pool) - 1)].copy(), rng, view.seat)
+            world = pool[min(k, len(pool) - 1)]
+            if self.paired_root:
+                # Every root move in the same world, as PIMC does: the comparison between
+                # moves is paired, and below each move the tree keeps learning.
+                for m in legal:
+                    state = world.copy()
+                    state.push(m)
+                    child = root.children.get(m)
+                    if child is None:
+                        child = root.children[m] = _Node(view.seat)
+                    self._iterate(child, state, rng, view.seat, [root, child])
+            else:
+                self._iterate(root, world.copy(), rng, view.seat, [root])
             i += 1
         stats: dict[int, MoveStats] = {}
         for m in view.legal_move_ids():
@@ -136,9 +155,9 @@ class ISMCTSBot(Bot):
         result.extra["worlds"] = float(len(pool))
         return result
 
-    def _iterate(self, root: _Node, state: HandState, rng: Random, seat: int) -> None:
-        node = root
-        path = [root]
+    def _iterate(self, node: _Node, state: HandState, rng: Random, seat: int,
+                 path: list[_Node]) -> None:
+        """One descent from ``node`` (the last of ``path``) in the world ``state``."""
         while state.outcome is None:
             if self.model_opponents and state.to_move != seat:
                 # The other seats play the playout policy on their sampled hands.
@@ -152,6 +171,8 @@ class ISMCTSBot(Bot):
                 continue
             legal = state.legal_move_ids()
             untried = [m for m in legal if m not in node.children]
+            if untried and node.visits < EXPAND_AFTER:
+                break  # a young node: its value comes from playouts until it has earned a subtree
             if untried:
                 m = untried[rng.randrange(len(untried))]
                 child = _Node(state.to_move)
@@ -190,5 +211,7 @@ class ISMCTSBot(Bot):
 
     def _choose(self, view: PlayerView, legal: tuple[int, ...], rng: Random) -> int:
         result = self.search(view, rng)
+        if self.paired_root:
+            return result.best()
         return max(result.stats.values(), key=lambda s: (s.n, s.win_mean, -s.move)).move
 
