@@ -57,7 +57,8 @@ def test_analyse_errors(matador: Run, example: dict[str, Any],
     """Bad budgets, plies after the end and bad records are refused with exit 2."""
     path = write("hand.json", json.dumps(example))
     for args, where in [(("--ply", "14"), "--ply"), (("--ply", "99"), "--ply"),
-                        (("--budget", "soon"), "--budget")]:
+                        (("--budget", "soon"), "--budget"), (("--budget", "0.5it"), "--budget"),
+                        (("--seat", "7"), "--seat"), (("--seat", "-1"), "--seat")]:
         done = matador("analyse", path, *args)
         assert done.returncode == 2 and done.stderr.startswith(f"error: {where}"), done.stderr
     bad = write("bad.json", "{")

@@ -308,12 +308,25 @@ def test_start_menu(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("args", [["--players", "5"], ["--seat", "wizard"],
-                                  ["--set", "draw=two"], ["--preset", "czech", "--players", "3"]])
+                                  ["--set", "draw=two"], ["--preset", "czech", "--players", "3"],
+                                  ["--seat", "cheater"], ["--bots", "cheater:5it"],
+                                  ["--hint-budget", "0.5it"],
+                                  ["--seat", "human", "--seat", "human"]])
 def test_bad_flags(matador: Any, args: list[str]) -> None:
     """Bad flags are refused before the game starts: one error line, exit status 2."""
     done = matador("play", "--no-save", *args)
     assert done.returncode == 2
     assert done.stderr.startswith(("error: ", "usage: "))
+
+
+def test_an_existing_save_file_is_never_removed(tmp_path: Path, matador: Any) -> None:
+    """Quitting before any hand ends leaves an existing (even empty) save file in place."""
+    save = tmp_path / "mine.jsonl"
+    save.write_text("")
+    done = matador("play", "--seat", "human", "--seat", "easy", "--save", save, "--no-menu",
+                   stdin="q\ny\n")
+    assert done.returncode in (0, 2)
+    assert save.exists()
 
 
 @pytest.mark.parametrize("command", ["play", "show"])

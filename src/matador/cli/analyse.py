@@ -59,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
     record = load_record(read_bytes(args.record))
     if args.ply is not None and not 0 <= args.ply <= len(record.moves):
         raise CliError("--ply", f"{args.ply} is not a ply of this record (0..{len(record.moves)})")
+    for seat in args.seat or []:
+        if not 0 <= seat < record.players:
+            raise CliError("--seat", f"{seat} is not a seat of this record "
+                                     f"(0..{record.players - 1})")
     rng = random.Random(seed_of(args.seed))
     if args.ply is not None:
         view = view_at(record, args.ply)

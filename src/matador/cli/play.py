@@ -98,13 +98,11 @@ def config_of(args: argparse.Namespace) -> GameConfig:
     except MatadorError as e:
         raise CliError.of(e) from None
     seats: list[SeatSpec] = []
-    for i, text in enumerate(args.seats):
+    for text in args.seats:
         try:
             seats.append(SeatSpec.parse(text))
         except MatadorError as e:
             raise CliError(f"--seat {text}", str(e)) from None
-        if seats[-1].is_human and seats[-1].name == "":
-            raise CliError(f"--seat {i}", "empty name")
     players = args.players if args.players is not None else max(len(seats), rules.players[0])
     if len(seats) > players:
         raise CliError("--seat", f"{len(seats)} seats given for {players} players")
@@ -153,10 +151,18 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_OK
         except KeyboardInterrupt:
             return 130
+    if sum(seat.is_human for seat in config.seats) > 1 and not console.is_terminal:
+        # Hot seat hides each hand by clearing the screen: without a terminal the previous
+        # player's tiles would stay in the output for the next player to read.
+        raise CliError("--seat", "several human seats (hot seat) need a terminal to hide "
+                                 "each hand between turns")
     save_file = None
+    created = False
     if config.save is not None:
+        path = Path(config.save)
+        created = not path.exists()
         try:
-            save_file = Path(config.save).open("a", encoding="utf-8", newline="\n")  # noqa: SIM115
+            save_file = path.open("a", encoding="utf-8", newline="\n")  # noqa: SIM115
         except OSError as e:
             raise CliError(config.save, (e.strerror or str(e)).lower()) from None
     try:
@@ -165,14 +171,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if save_file is not None:
             save_file.close()
-            if game_saved(save_file.name) == 0:
-                Path(save_file.name).unlink(missing_ok=True)
+            # Remove only a regular file this run created and left empty (never, say,
+            # an existing empty file or /dev/null).
+            path = Path(save_file.name)
+            if created and path.is_file() and path.stat().st_size == 0:
+                path.unlink()
     return status
-
-
-def game_saved(path: str) -> int:
-    """The number of lines in a records file (0 if it is missing)."""
-    try:
-        return sum(1 for line in Path(path).read_text(encoding="utf-8").splitlines() if line)
-    except OSError:
-        return 0

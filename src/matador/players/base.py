@@ -67,6 +67,8 @@ Budget(millis=1500.0, iterations=None))
                 millis = value
             elif unit == "s":
                 millis = value * 1000
+            elif value != int(value):
+                raise BotError(f"{text!r}: iterations are a whole number (e.g. 500it)")
             else:
                 iterations = int(value)
         return cls(millis, iterations)

@@ -29,7 +29,7 @@ from matador.core.record import Record
 from matador.core.rules import Rules
 from matador.core.state import HandState
 from matador.core.view import PlayerView
-from matador.players import LEVELS, Bot, make_bot
+from matador.players import LEVELS, Bot, BotError, OracleBot, make_bot
 from matador.players.analysis import Analysis, ReviewedMove, analyse, review
 from matador.players.base import Budget
 from matador.ui.describe import (
@@ -83,7 +83,9 @@ class SeatSpec:
         kind, _sep, rest = text.partition(":")
         if kind.lower() in (HUMAN, "h"):
             return cls(HUMAN, rest.strip() or None)
-        make_bot(text)  # validates
+        if isinstance(make_bot(text), OracleBot):  # validates, and keeps the cheater out
+            raise BotError(f"{text!r} needs the true hands: it is a measuring stick for the "
+                           "arena, never an opponent")
         return cls(text)
 
     def __str__(self) -> str:
