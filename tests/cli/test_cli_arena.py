@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Run
 
 from matador.cli.main import main
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
 
 REQUIRED_KEYS = {"preset", "players", "deals", "games", "bots", "score", "ci95",
                  "first_seat_score", "ms_per_move"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -122,6 +123,13 @@ def run(args: argparse.Namespace) -> int:
                                  "(pip install 'matador[plot]')")
     if args.timeout is not None and not args.timeout > 0:
         raise CliError("--timeout", f"{args.timeout} is not a positive number of seconds")
+    for flag, path in (("--json", args.json), ("--plot", args.plot)):
+        # Check the outputs before a long run, not after it.
+        if path and path != STDIO:
+            folder = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(folder) or not os.access(folder, os.W_OK) or (
+                    os.path.exists(path) and not os.access(path, os.W_OK)):
+                raise CliError(path, f"cannot write the {flag} output here")
     seed = seed_of(args.seed)
     try:
         with _progress() as progress:

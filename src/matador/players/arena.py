@@ -47,6 +47,7 @@ import hashlib
 import itertools
 import math
 import multiprocessing
+import secrets
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
@@ -280,7 +281,7 @@ class GameResult:
     points: tuple[int, ...]
     """Points per seat over the completed hands (R21 + R22)."""
     moves: tuple[int, ...]
-    """Moves each seat was asked for."""
+    """Moves each seat made, forced ones included (a bot answers those at once)."""
     seconds: tuple[float, ...]
     """Wall time each seat spent inside :meth:`Contestant.move`."""
     forfeit: Forfeit | None = None
@@ -405,13 +406,14 @@ class _Game:
         while state.outcome is None:
             s = state.to_move
             c = self.players[s]
-            self.moves[s] += 1
+            self.moves[s] += 1  # every move of the seat, forced ones included
             if not c.asks_forced:
                 legal = state.legal_mask()
                 if not legal & (legal - 1):  # one legal move: play it, no view needed
                     state.push(legal.bit_length() - 1)
                     continue
-            truth = c.sees_truth
+            # Only a built-in oracle bot (the cheater) may see the true state.
+            truth = isinstance(c, BotContestant) and c.sees_truth
             view = None if truth else (state.view(s) if context is None else
                                        state.view(s, leader_by_rule=context[0],
                                                   scores=context[1]))
@@ -639,13 +641,14 @@ def tables_of(entries: int, players: int) -> list[tuple[int, ...]]:
 
 def run_arena(bots: Sequence[str], *, preset: str | Rules = "classic",
               overrides: dict[str, Any] | None = None, players: int = 2, deals: int = 100,
-              seed: int = 0, jobs: int = 1, match: bool = False,
+              seed: int | None = None, jobs: int = 1, match: bool = False,
               factory: ContestantFactory = make_contestant, move_timeout: float | None = None,
               bootstrap: int = 200,
               progress: Callable[[int, int], None] | None = None) -> ArenaResult:
     """Play ``deals`` duplicate deals between ``bots`` and score them (see the module doc).
 
-    ``bots`` are specs for ``factory`` (bot specs such as ``pimc:500ms`` by
+    ``seed`` makes the run reproducible (default: a fresh secret seed, reported
+    in the result). ``bots`` are specs for ``factory`` (bot specs such as ``pimc:500ms`` by
     default); ``preset`` a preset name, with ``overrides``, or a
     :class:`Rules`. ``jobs > 1`` plays in that many worker processes.
     ``move_timeout`` (seconds) forfeits a slower move. ``bootstrap`` is the
@@ -657,6 +660,8 @@ def run_arena(bots: Sequence[str], *, preset: str | Rules = "classic",
     unknown bot) naming the spec it refuses.
     """
     start = time.perf_counter()
+    if seed is None:  # a fresh secret seed: an engine cannot guess the deals
+        seed = secrets.randbits(32)
     rules = preset if isinstance(preset, Rules) else Rules.from_preset(preset, overrides)
     if isinstance(preset, Rules) and overrides:
         rules = Rules.from_preset(preset.preset, {**preset.overrides(), **overrides})
