@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
         path = Path(config.save)
         created = not path.exists()
         try:
-            save_file = path.open("a", encoding="utf-8", newline="\n")  # noqa: SIM115
+            save_file = path.open("a", encoding="utf-8", newline="\n")
         except OSError as e:
             raise CliError(config.save, (e.strerror or str(e)).lower()) from None
     try:

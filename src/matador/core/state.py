@@ -481,14 +481,12 @@ class HandState:
             hands[s] = h
             self.line |= 1 << t
             self.drawn = False
+            if tb.scores_plays:  # R22
+                self.points[s] += tb.play_points(m, self.left, self.right)
             if m < PLAY_BASE:  # R6: the opening, low half on the left
                 self.left, self.right = HALVES[t]
-                if tb.per_matador and tb.matadors >> t & 1:
-                    self.points[s] += tb.per_matador
             else:  # R7
                 x = MOVE_EXPOSED[m]
-                if tb.scores_plays:
-                    self._score_play(s, m, t, x)
                 if MOVE_END[m]:
                     self.right = x
                 else:
@@ -518,19 +516,6 @@ class HandState:
             while not hands[s]:
                 s = _NEXT_SEAT[self.players][s]
         self.to_move = s
-
-    def _score_play(self, s: int, m: int, t: int, x: int) -> None:
-        """R22: points for a play on an end (join, matador, exposed target)."""
-        tb = self._tb
-        v = self.right if MOVE_END[m] else self.left
-        pts = 0
-        if MOVE_TOUCH[m] + v == tb.target:
-            pts += tb.per_join
-        if tb.matadors >> t & 1:
-            pts += tb.per_matador
-        if x == tb.target:
-            pts += tb.bonus
-        self.points[s] += pts
 
     def _check_end(self) -> bool:
         """With the boneyard empty: apply R18 (after_boneyard), then R19. True if the hand ended."""

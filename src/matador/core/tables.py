@@ -10,7 +10,16 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-from matador.core.moves import DRAW, PASS, play_id
+from matador.core.moves import (
+    DRAW,
+    MOVE_END,
+    MOVE_EXPOSED,
+    MOVE_TILE,
+    MOVE_TOUCH,
+    PASS,
+    PLAY_BASE,
+    play_id,
+)
 from matador.core.rules import Draw, GoingOut, HandPoints, Rules
 from matador.core.tiles import ALL_TILES, CONTAINS, HALVES, iter_bits
 
@@ -163,6 +172,25 @@ class RuleTables:
                     mask |= PASS_BIT
             return mask
         return DRAW_BIT if can_draw else PASS_BIT  # R16, R17
+
+    def play_kinds(self, m: int, left: int, right: int) -> tuple[bool, bool, bool]:
+        """Which R22 points play ``m`` against ``left``/``right`` earns.
+
+        ``(joins, matador, exposed target)``: the opening never joins (R22),
+        and a matador that joins earns both.
+        """
+        t = MOVE_TILE[m]
+        matador = bool(self.matadors >> t & 1)
+        if m < PLAY_BASE:
+            return False, matador, False
+        v = right if MOVE_END[m] else left
+        return MOVE_TOUCH[m] + v == self.target, matador, MOVE_EXPOSED[m] == self.target
+
+    def play_points(self, m: int, left: int, right: int) -> int:
+        """Points play ``m`` against ``left``/``right`` scores at once (R22)."""
+        joins, matador, bonus = self.play_kinds(m, left, right)
+        return (self.per_join if joins else 0) + (self.per_matador if matador else 0) + (
+            self.bonus if bonus else 0)
 
     def forced_free(self, left: int, right: int, optional_draw: bool) -> int:
         """Tiles a mover cannot have held when they drew or passed against ``left``/``right``.

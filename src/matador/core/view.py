@@ -409,22 +409,14 @@ def _replay_public(view: PlayerView) -> None:
             played |= 1 << t
             sizes[s] -= 1
             drawn = False
+            points[s] += tb.play_points(m, left, right)  # R22
             if m < PLAY_BASE:
                 left, right = HALVES[t]
                 line.append((left, right))
-                if tb.matadors >> t & 1:
-                    points[s] += tb.per_matador
             else:
                 e = MOVE_END[m]
                 x = MOVE_EXPOSED[m]
-                v = right if e else left
                 touch = MOVE_TOUCH[m]
-                if touch + v == tb.target:
-                    points[s] += tb.per_join
-                if tb.matadors >> t & 1:
-                    points[s] += tb.per_matador
-                if x == tb.target:
-                    points[s] += tb.bonus
                 if e:
                     right = x
                     line.append((touch, x))

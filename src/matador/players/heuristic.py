@@ -28,7 +28,6 @@ from matador.core.moves import (
     MOVE_END,
     MOVE_EXPOSED,
     MOVE_TILE,
-    MOVE_TOUCH,
     PASS,
     PLAY_BASE,
 )
@@ -58,19 +57,6 @@ def ends_after(m: int, left: int, right: int) -> tuple[int, int]:
     return MOVE_EXPOSED[m], right
 
 
-def play_points(tb: RuleTables, m: int, left: int, right: int) -> int:
-    """Points a play scores at once (R22)."""
-    t = MOVE_TILE[m]
-    pts = tb.per_matador if tb.matadors >> t & 1 else 0
-    if m >= PLAY_BASE:
-        v = right if MOVE_END[m] else left
-        if MOVE_TOUCH[m] + v == tb.target:
-            pts += tb.per_join
-        if MOVE_EXPOSED[m] == tb.target:
-            pts += tb.bonus
-    return pts
-
-
 def play_score(tb: RuleTables, hand: int, m: int, left: int, right: int,
                unseen: int = 0, next_size: int = 0, boneyard: int = 0) -> float:
     """The greedy value of play ``m`` for a mover holding ``hand``.
@@ -91,7 +77,7 @@ def play_score(tb: RuleTables, hand: int, m: int, left: int, right: int,
         if not rest & tb.matadors:
             score -= W_LAST_MATADOR
     if tb.scores_plays:
-        score += W_POINTS * play_points(tb, m, left, right)
+        score += W_POINTS * tb.play_points(m, left, right)
     if next_size:
         score += W_BLOCK * block_value(unseen, next_size, tb.playable_against[a][b], boneyard)
     elif a == 0 or b == 0:

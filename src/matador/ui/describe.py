@@ -21,6 +21,7 @@ from matador.core.moves import DRAW, MOVE_END, MOVE_EXPOSED, MOVE_TILE, MOVE_TOU
 from matador.core.record import Record
 from matador.core.rules import Draw, Rules
 from matador.core.state import HandState
+from matador.core.tables import tables_for
 from matador.core.tiles import HALVES, NAMES, Tile
 from matador.core.view import PlayerView
 from matador.ui.i18n import _, ngettext
@@ -28,19 +29,10 @@ from matador.ui.render import face, tile_face
 
 
 def play_points(rules: Rules, left: int, m: int, right: int) -> int:
-    """The points a play scores at once (R22)."""
+    """The points a move scores at once (R22): a play's, or a pass's penalty."""
     if m >= DRAW:
         return -rules.pass_penalty if m == PASS else 0
-    t = MOVE_TILE[m]
-    pts = rules.per_matador if rules.is_matador(t) else 0
-    if m < 28:
-        return pts
-    v = right if MOVE_END[m] else left
-    if MOVE_TOUCH[m] + v == rules.target:
-        pts += rules.per_join
-    if MOVE_EXPOSED[m] == rules.target:
-        pts += rules.exposed_target_bonus
-    return pts
+    return tables_for(rules).play_points(m, left, right)
 
 
 def describe_play(rules: Rules, left: int, right: int, m: int) -> str:
@@ -294,6 +286,7 @@ class Breakdown:
 def breakdown(record: Record) -> list[Breakdown]:
     """Each seat's points of a finished hand, by kind (the total equals the result's points)."""
     rules = record.rules
+    tables = tables_for(rules)
     state = HandState(rules, record.deal)
     counts = [[0, 0, 0, 0] for _s in range(record.players)]
     for m in record.moves:
@@ -301,15 +294,8 @@ def breakdown(record: Record) -> list[Breakdown]:
         if m == PASS:
             counts[s][3] += 1
         elif m < DRAW:
-            t = MOVE_TILE[m]
-            if rules.is_matador(t):
-                counts[s][1] += 1
-            if m >= 28:
-                v = state.right if MOVE_END[m] else state.left
-                if MOVE_TOUCH[m] + v == rules.target:
-                    counts[s][0] += 1
-                if MOVE_EXPOSED[m] == rules.target:
-                    counts[s][2] += 1
+            for k, earned in enumerate(tables.play_kinds(m, state.left, state.right)):
+                counts[s][k] += earned
         state.push(m)
     outcome = state.outcome
     out = []
