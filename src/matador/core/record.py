@@ -174,9 +174,9 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> Record:
             raise RecordError(f"moves[{i}]", f"{m} comes after the end of the hand "
                               f"({state.outcome.reason.value}, R18/R19)")
         if not state.legal_mask() >> m & 1:
-            rule, why = state.explain_illegal(m)
+            reason = state.explain_illegal(m)
             raise RecordError(f"moves[{i}]", f"{m} is illegal for seat {state.to_move}: "
-                              f"{why} ({rule})")
+                              f"{reason.why} ({reason.rule})")
         state.push(m)
         moves.append(m)
     record = Record(rules, deal, tuple(moves), meta, data.get("result"))

@@ -30,7 +30,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from matador.core.errors import IllegalMoveError, InvalidMoveError, RecordError
 from matador.core.moves import (
@@ -552,16 +552,16 @@ class HandState:
         """
         m = Move.parse(move) if isinstance(move, str) else Move(move)
         if not self.legal_mask() >> m & 1:
-            rule, why = self.explain_illegal(m)
-            raise IllegalMoveError(f"{m} is illegal: {why} ({rule})", rule)
+            reason = self.explain_illegal(m)
+            raise IllegalMoveError(f"{m} is illegal: {reason.why} ({reason.rule})", reason.rule)
         self.push(m)
         return m
 
-    def explain_illegal(self, m: int) -> tuple[str, str]:
-        """Why move ``m`` is illegal here: ``(rule id, reason)``."""
+    def explain_illegal(self, m: int) -> Illegal:
+        """Why move ``m`` is illegal here (see :class:`Illegal`)."""
         if self.outcome is not None:
             rule = "R18" if self.outcome.reason is Reason.OUT else "R19"
-            return rule, "the hand is over"
+            return Illegal(rule, "the hand is over", "over")
         return explain_illegal(
             self._tb, self.to_move, self.hands[self.to_move], self.left, self.right,
             self.boneyard_size, self.drawn, m,
@@ -582,52 +582,72 @@ class HandState:
         return f"<HandState ply {self.ply}, {ends}, boneyard {self.boneyard_size}, {status}>"
 
 
+class Illegal(NamedTuple):
+    """Why a move is illegal: the rule, an English reason, and a code with arguments.
+
+    ``code`` and ``args`` let a user interface word the reason in its own
+    language: ``open_first``, ``boneyard_empty``, ``drawn_once``,
+    ``must_play``, ``must_play_non_matador``, ``must_draw``, ``name_an_end``
+    (``a``, ``b``), ``not_held`` (``tile``), ``open_with_tile`` (``tile``),
+    ``blank_end`` (``end``: ``L``/``R``), ``no_join`` (``touch``, ``value``,
+    ``target``, ``tile``), ``matador_not_anytime`` (``tile``), ``not_legal``;
+    ``legal`` and ``over`` when the move is legal or the hand has ended.
+    """
+
+    rule: str
+    why: str
+    code: str
+    args: Mapping[str, int | str] = {}
+
+
 def explain_illegal(tb: RuleTables, seat: int, hand: int, left: int, right: int,
-                    boneyard: int, drawn: bool, m: int) -> tuple[str, str]:
-    """Why move id ``m`` is illegal for ``seat`` holding ``hand``: ``(rule id, reason)``."""
+                    boneyard: int, drawn: bool, m: int) -> Illegal:
+    """Why move id ``m`` is illegal for ``seat`` holding ``hand`` (see :class:`Illegal`)."""
     can_draw = boneyard > 0 and not (drawn and tb.draw_one)
     legal = tb.legal_mask(hand, left, right, can_draw, drawn)
     plays = tb.play_mask(hand, left, right)
     if legal >> m & 1:
-        return "", "legal"
-    if m == DRAW:
+        return Illegal("", "legal", "legal")
+    if m >= DRAW:
         if left < 0:
-            return "R15", "the leader must open with a tile of their hand"
-        if boneyard == 0:
-            return "R16", "the boneyard is empty"
-        if drawn and tb.draw_one:
-            return "R16", "under draw = one a player draws at most once per turn"
-        if plays and not tb.optional:
-            return "R15", f"seat {seat} has a legal play and must play it"
-        return "R15", f"seat {seat} has a legal play that is not a matador and must play"
-    if m == PASS:
-        if left < 0:
-            return "R15", "the leader must open with a tile of their hand"
-        if plays:
-            return "R15", f"seat {seat} has a legal play and must play it"
-        return "R17", "a player who may draw must draw (R16), not pass"
+            return Illegal("R15", "the leader must open with a tile of their hand", "open_first")
+        if m == DRAW and boneyard == 0:
+            return Illegal("R16", "the boneyard is empty", "boneyard_empty")
+        if m == DRAW and drawn and tb.draw_one:
+            return Illegal("R16", "under draw = one a player draws at most once per turn",
+                           "drawn_once")
+        if m == PASS and not plays:
+            return Illegal("R17", "a player who may draw must draw (R16), not pass", "must_draw")
+        if m == DRAW and tb.optional:
+            return Illegal("R15", f"seat {seat} has a legal play that is not a matador and "
+                           "must play", "must_play_non_matador")
+        return Illegal("R15", f"seat {seat} has a legal play and must play it", "must_play")
     t = MOVE_TILE[m]
     name = NAMES[t]
     if m < PLAY_BASE:
         if left >= 0:
-            return "R7", f"the line is open; a play names an end, e.g. 'L{name}'"
-        return "R6", f"seat {seat} does not hold {name}"
+            a, b = HALVES[t]
+            return Illegal("R7", f"the line is open; a play names an end, e.g. 'L{name}'",
+                           "name_an_end", {"a": a, "b": b})
+        return Illegal("R6", f"seat {seat} does not hold {name}", "not_held", {"tile": name})
     if left < 0:
-        return "R6", "the line is empty: the hand starts with an opening play (a tile, e.g. "\
-            "'2-4')"
+        return Illegal("R6", "the line is empty: the hand starts with an opening play (a "
+                       "tile, e.g. '2-4')", "open_with_tile", {"tile": name})
     if not hand >> t & 1:
-        return "R7", f"seat {seat} does not hold {name}"
+        return Illegal("R7", f"seat {seat} does not hold {name}", "not_held", {"tile": name})
     e = MOVE_END[m]
     v = right if e else left
     touch = MOVE_TOUCH[m]
     side = "right" if e else "left"
     is_mat = bool(tb.matadors >> t & 1)
     if v == 0 and not is_mat:
-        return "R9", f"the {side} end is blank: only a matador may be played there"
+        return Illegal("R9", f"the {side} end is blank: only a matador may be played there",
+                       "blank_end", {"end": "LR"[e]})
     if touch + v != tb.target and not is_mat:
-        return "R9", (f"{touch} does not join the {side} end's {v} "
-                      f"({touch} + {v} != {tb.target}) and {name} is not a matador")
+        return Illegal("R9", f"{touch} does not join the {side} end's {v} "
+                       f"({touch} + {v} != {tb.target}) and {name} is not a matador", "no_join",
+                       {"touch": touch, "value": v, "target": tb.target, "tile": name})
     if is_mat and not tb.anytime:
-        return "R10", (f"{name} does not join here and seat {seat} has a joining play "
-                       "(matador_anytime is false)")
-    return "R9", "not a legal play here"
+        return Illegal("R10", f"{name} does not join here and seat {seat} has a joining play "
+                       "(matador_anytime is false)", "matador_not_anytime", {"tile": name})
+    return Illegal("R9", "not a legal play here", "not_legal")

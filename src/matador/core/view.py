@@ -39,7 +39,15 @@ from matador.core.moves import (
     Move,
 )
 from matador.core.rules import FirstLeader, Rules
-from matador.core.state import HandState, LegalMoves, Outcome, Seat, explain_illegal, move_ids
+from matador.core.state import (
+    HandState,
+    Illegal,
+    LegalMoves,
+    Outcome,
+    Seat,
+    explain_illegal,
+    move_ids,
+)
 from matador.core.tables import RuleTables, tables_for
 from matador.core.tiles import (
     HALVES,
@@ -270,6 +278,12 @@ class PlayerView:
         return tb.legal_mask(self.hand_mask, self.left, self.right, can_draw,
                              self.drawn_this_turn)
 
+    def explain_illegal(self, m: int) -> Illegal:
+        """Why move ``m`` is not legal for this seat now (see :class:`Illegal`)."""
+        tb = tables_for(self.rules)
+        return explain_illegal(tb, self.seat, self.hand_mask, self.left, self.right,
+                               self.boneyard_size, self.drawn_this_turn, m)
+
     def legal_move_ids(self) -> tuple[int, ...]:
         """This seat's legal move ids, sorted (empty unless it is this seat's turn)."""
         return move_ids(self.legal_mask())
@@ -390,8 +404,8 @@ def _replay_public(view: PlayerView) -> None:
         if own:
             can_draw = bone > 0 and not (drawn and tb.draw_one)
             if not tb.legal_mask(hand, left, right, can_draw, drawn) >> m & 1:
-                rule, why = explain_illegal(tb, s, hand, left, right, bone, drawn, m)
-                raise ViewError(f"{where}: {MOVES[m]} is illegal: {why} ({rule})")
+                reason = explain_illegal(tb, s, hand, left, right, bone, drawn, m)
+                raise ViewError(f"{where}: {MOVES[m]} is illegal: {reason.why} ({reason.rule})")
         if m < DRAW:
             t = MOVE_TILE[m]
             if not own:

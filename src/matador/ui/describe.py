@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from matador.core.moves import DRAW, MOVE_END, MOVE_EXPOSED, MOVE_TILE, MOVE_TOUCH, PASS, Move
 from matador.core.record import Record
-from matador.core.rules import Draw, Rules
+from matador.core.rules import Rules
 from matador.core.state import HandState
 from matador.core.tables import tables_for
 from matador.core.tiles import HALVES, NAMES, Tile
@@ -152,53 +152,46 @@ def announce(rules: Rules, left: int, right: int, m: int, name: str,
 
 
 def explain_illegal(view: PlayerView, m: int) -> str:
-    """Why move ``m`` is not legal for ``view.seat`` now, naming the rule."""
-    left, right = view.left, view.right
-    rules = view.rules
-    hand = view.hand_mask
-    plays = view.legal_mask() & ((1 << DRAW) - 1)
-    if m == DRAW:
-        if left < 0:
-            return _("The leader must open with a tile, not draw (R15).")
-        if view.boneyard_size == 0:
-            return _("The boneyard is empty: there is nothing to draw (R16).")
-        if view.drawn_this_turn and rules.draw is Draw.ONE:
-            return _("You have drawn once this turn; under draw = one that is all (R16).")
-        if plays:
-            return _("You have a legal play that is not a matador, so you must play (R15).") \
-                if rules.matador_optional else _("You have a legal play, so you must play (R15).")
-        return _("You may not draw now (R16).")
-    if m == PASS:
-        if left < 0:
-            return _("The leader must open with a tile, not pass (R15).")
-        if plays:
-            return _("You have a legal play, so you must play (R15).")
+    """Why move ``m`` is not legal for ``view.seat`` now, naming the rule, in the UI's language.
+
+    The reason comes from the core (:meth:`PlayerView.explain_illegal`); this
+    only words it.
+    """
+    reason = view.explain_illegal(m)
+    a = reason.args
+    code = reason.code
+    if code == "open_first":
+        return (_("The leader must open with a tile, not draw (R15).") if m == DRAW
+                else _("The leader must open with a tile, not pass (R15)."))
+    if code == "boneyard_empty":
+        return _("The boneyard is empty: there is nothing to draw (R16).")
+    if code == "drawn_once":
+        return _("You have drawn once this turn; under draw = one that is all (R16).")
+    if code == "must_play_non_matador":
+        return _("You have a legal play that is not a matador, so you must play (R15).")
+    if code == "must_play":
+        return _("You have a legal play, so you must play (R15).")
+    if code == "must_draw":
         return _("You may still draw, so you may not pass (R17).")
-    t = MOVE_TILE[m]
-    if not hand >> t & 1:
-        return _("You do not hold {tile}.").format(tile=NAMES[t])
-    if m < 28:
-        if left >= 0:
-            return _("The line is open: say which end, e.g. L{a}-{b} or R{a}-{b}.").format(
-                a=HALVES[t][0], b=HALVES[t][1])
-        return _("Not legal here.")
-    if left < 0:
-        return _("The line is empty: open it with a tile, e.g. {tile}.").format(tile=NAMES[t])
-    e = MOVE_END[m]
-    v = right if e else left
-    touch = MOVE_TOUCH[m]
-    is_mat = rules.is_matador(t)
-    if v == 0 and not is_mat:
-        return (_("The right end is blank: only a matador may be played there (R9).") if e
+    if code == "not_held":
+        return _("You do not hold {tile}.").format(tile=a["tile"])
+    if code == "name_an_end":
+        return _("The line is open: say which end, e.g. L{a}-{b} or R{a}-{b}.").format(
+            a=a["a"], b=a["b"])
+    if code == "open_with_tile":
+        return _("The line is empty: open it with a tile, e.g. {tile}.").format(tile=a["tile"])
+    if code == "blank_end":
+        return (_("The right end is blank: only a matador may be played there (R9).")
+                if a["end"] == "R"
                 else _("The left end is blank: only a matador may be played there (R9)."))
-    if touch + v != rules.target and not is_mat:
+    if code == "no_join":
         return _("{touch} does not join {end}: {touch} + {end} is not {target}, and {tile} is "
-                 "not a matador (R9).").format(touch=touch, end=v, target=rules.target,
-                                               tile=NAMES[t])
-    if is_mat and not rules.matador_anytime:
+                 "not a matador (R9).").format(touch=a["touch"], end=a["value"],
+                                               target=a["target"], tile=a["tile"])
+    if code == "matador_not_anytime":
         return _("{tile} does not join there, and you have a joining play: under these rules a "
                  "matador that does not join may be laid only when nothing joins (R10)."
-                 ).format(tile=NAMES[t])
+                 ).format(tile=a["tile"])
     return _("Not legal here.")
 
 
