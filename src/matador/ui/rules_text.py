@@ -47,6 +47,8 @@ def rule_lines(rules: Rules, players: int) -> list[str]:
                if rules.first_leader is FirstLeader.HIGHEST_DOUBLE else
                _("The first leader is chosen by lot; later hands are led by the previous "
                  "winner (R14)."))
+    out.append(_("After a hand with no winner, the seat after the previous leader leads "
+                 "(R14)."))
     out.append(_("If you can play, you must (R15)."))
     if rules.matador_optional:
         out.append(_("Exception: when every play you have lays a matador, you may draw instead "
@@ -78,6 +80,8 @@ def rule_lines(rules: Rules, players: int) -> list[str]:
     out.append(_("The match ends when a total reaches {n}; the highest total wins (R23).")
                .format(n=rules.match_target) if rules.match_target else
                _("A single hand: its winner wins the match (R23)."))
+    if rules.match_target:
+        out.append(_("A tie for the highest total plays another hand (R23)."))
     return out
 
 
