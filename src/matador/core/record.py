@@ -54,6 +54,13 @@ class Record:
         """The number of seats."""
         return self.deal.players
 
+    @property
+    def led_by_rule(self) -> bool:
+        """Whether R14's ``first_leader`` chose the leader: unless ``meta`` says this is
+        hand 2 or later of a match (``"hand": 2``), whose leader follows the previous hand."""
+        hand = self.meta.get("hand") if self.meta else None
+        return not (isinstance(hand, int) and not isinstance(hand, bool) and hand > 1)
+
     def to_json(self, *, with_result: bool = True) -> dict[str, Any]:
         """The record as a JSON object; ``with_result`` adds the replayed result."""
         out: dict[str, Any] = {

@@ -143,12 +143,6 @@ class ReviewedMove:
                 "analysis": self.analysis.to_json()}
 
 
-def _led_by_rule(record: Record) -> bool:
-    """Whether the record's leader was chosen by R14's first_leader (not a later match hand)."""
-    hand = record.meta.get("hand") if record.meta else None
-    return not (isinstance(hand, int) and hand > 1)
-
-
 def view_at(record: Record, ply: int) -> PlayerView | None:
     """The view of the seat to move before move ``ply`` of ``record``; ``None`` once over."""
     state = HandState(record.rules, record.deal)
@@ -156,7 +150,7 @@ def view_at(record: Record, ply: int) -> PlayerView | None:
         state.push(m)
     if state.is_over:
         return None
-    return state.view(state.to_move, leader_by_rule=_led_by_rule(record))
+    return state.view(state.to_move, leader_by_rule=record.led_by_rule)
 
 
 def review(record: Record, budget: Budget, rng: Random, seats: Iterable[int] | None = None,
@@ -167,7 +161,7 @@ def review(record: Record, budget: Budget, rng: Random, seats: Iterable[int] | N
     """
     wanted_seats = set(range(record.players) if seats is None else seats)
     wanted_plies = None if plies is None else set(plies)
-    by_rule = _led_by_rule(record)
+    by_rule = record.led_by_rule
     state = HandState(record.rules, record.deal)
     out: list[ReviewedMove] = []
     for ply, m in enumerate(record.moves):

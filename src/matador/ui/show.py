@@ -77,7 +77,7 @@ def frames(record: Record, seat: int | None, number: int = 1) -> list[Renderable
     """One screen per position: before the first move, after each move, then the result."""
     names = seat_names(record)
     scores = _scores_before(record)
-    by_rule = number <= 1
+    by_rule = record.led_by_rule
     state = HandState(record.rules, record.deal)
     out: list[RenderableType] = []
     caption = Text(_("Hand {n}, start: {name} leads.").format(
