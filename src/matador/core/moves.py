@@ -22,11 +22,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterable, Iterator
 from typing import ClassVar, Final
 
 from matador.core.errors import InvalidMoveError
-from matador.core.tiles import NAMES, TILE_AT, TILES, Tile
+from matador.core.tiles import HALVES, NAMES, TILE_AT, TILES, Tile
 
 MoveId = int
 """A move as a dense integer id (see the module docstring)."""
@@ -197,6 +198,24 @@ _MOVES.extend(int.__new__(Move, m) for m in range(NUM_MOVES))
 MOVES: Final[tuple[Move, ...]] = tuple(_MOVES)
 Move.DRAW = MOVES[DRAW]
 Move.PASS = MOVES[PASS]
+
+
+def line_of(moves: Iterable[int]) -> tuple[tuple[int, int], ...]:
+    """The line the plays among ``moves`` build, left to right, each tile as (left, right) halves.
+
+    >>> line_of([Move.parse(m) for m in ["0-3", "R4-0", "draw", "L0-0"]])
+    ((0, 0), (0, 3), (4, 0))
+    """
+    line: deque[tuple[int, int]] = deque()
+    for m in moves:
+        if m < PLAY_BASE:
+            line.append(HALVES[m])
+        elif m < DRAW:
+            if MOVE_END[m]:
+                line.append((MOVE_TOUCH[m], MOVE_EXPOSED[m]))
+            else:
+                line.appendleft((MOVE_EXPOSED[m], MOVE_TOUCH[m]))
+    return tuple(line)
 
 
 def moves_of(mask: int) -> list[Move]:

@@ -44,6 +44,7 @@ from matador.core.moves import (
     PASS,
     PLAY_BASE,
     Move,
+    line_of,
 )
 from matador.core.rules import FirstLeader, Rules
 from matador.core.tables import RuleTables, tables_for
@@ -309,8 +310,8 @@ class HandState:
         "drawn",
         "hands",
         "left",
-        "line",
         "outcome",
+        "played",
         "players",
         "ply",
         "points",
@@ -330,7 +331,7 @@ class HandState:
     points: list[int]
     ply: int
     outcome: Outcome | None
-    line: TileMask
+    played: TileMask
     _tb: RuleTables
     _bone: tuple[Tile, ...]
     _bpos: int
@@ -343,7 +344,7 @@ class HandState:
         ``hands`` are tile masks per seat; ``left``/``right`` the end values
         (-1 before the opening); ``to_move`` the seat to move (-1 once over);
         ``drawn`` whether the mover has drawn this turn; ``points`` the
-        points scored so far in this hand (R22); ``line`` the mask of tiles
+        points scored so far in this hand (R22); ``played`` the mask of tiles
         on the line.
         """
         self.rules = rules
@@ -357,7 +358,7 @@ class HandState:
         self.points = [0] * deal.players
         self.ply = 0
         self.outcome = None
-        self.line = 0
+        self.played = 0
         self._tb = tables_for(rules)
         self._bone = deal.boneyard
         self._bpos = 0
@@ -386,7 +387,7 @@ class HandState:
         new.points = self.points[:]
         new.ply = self.ply
         new.outcome = self.outcome
-        new.line = self.line
+        new.played = self.played
         new._tb = self._tb
         new._bone = self._bone
         new._bpos = self._bpos
@@ -403,6 +404,11 @@ class HandState:
     def ends(self) -> tuple[int, int] | None:
         """The numbers shown by the left and right ends, or ``None`` before the opening."""
         return None if self.left < 0 else (self.left, self.right)
+
+    @property
+    def line(self) -> tuple[tuple[int, int], ...]:
+        """The line from left to right, each tile as (left half, right half)."""
+        return line_of(self.moves)
 
     @property
     def boneyard_size(self) -> int:
@@ -479,7 +485,7 @@ class HandState:
             t = MOVE_TILE[m]
             h = hands[s] & ~(1 << t)
             hands[s] = h
-            self.line |= 1 << t
+            self.played |= 1 << t
             self.drawn = False
             if tb.scores_plays:  # R22
                 self.points[s] += tb.play_points(m, self.left, self.right)

@@ -37,6 +37,7 @@ from matador.core.moves import (
     MOVES,
     PLAY_BASE,
     Move,
+    line_of,
 )
 from matador.core.rules import FirstLeader, Rules
 from matador.core.state import (
@@ -382,7 +383,6 @@ def _replay_public(view: PlayerView) -> None:
     sizes = [size] * n
     bone = NUM_TILES - rules.set_aside - n * size
     left = right = -1
-    line: list[tuple[int, int]] = []
     to_move = view.leader
     drawn = False
     points = [0] * n
@@ -426,17 +426,10 @@ def _replay_public(view: PlayerView) -> None:
             points[s] += tb.play_points(m, left, right)  # R22
             if m < PLAY_BASE:
                 left, right = HALVES[t]
-                line.append((left, right))
+            elif MOVE_END[m]:
+                right = MOVE_EXPOSED[m]
             else:
-                e = MOVE_END[m]
-                x = MOVE_EXPOSED[m]
-                touch = MOVE_TOUCH[m]
-                if e:
-                    right = x
-                    line.append((touch, x))
-                else:
-                    left = x
-                    line.insert(0, (x, touch))
+                left = MOVE_EXPOSED[m]
             if sizes[s] == 0:
                 if tb.ends_hand:
                     over = True
@@ -498,7 +491,7 @@ def _replay_public(view: PlayerView) -> None:
     _set(view, "hand_sizes", tuple(sizes))
     _set(view, "left", left)
     _set(view, "right", right)
-    _set(view, "line", tuple(line))
+    _set(view, "line", line_of(view.moves))
     _set(view, "boneyard_size", bone)
     _set(view, "set_aside_size", rules.set_aside)
     _set(view, "to_move", to_move)

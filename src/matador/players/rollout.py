@@ -44,7 +44,7 @@ def policy_move(state: HandState, rng: Random, epsilon: float = EPSILON) -> int:
     hands = state.hands
     hand = hands[s]
     return greedy_move(state._tb, hand, state.left, state.right, ids,
-                       ALL_TILES & ~hand & ~state.line,
+                       ALL_TILES & ~hand & ~state.played,
                        hands[(s + 1) % state.players].bit_count(), state.boneyard_size)
 
 

@@ -107,23 +107,6 @@ def table_from_view(view: PlayerView, names: Sequence[str], *, hand_number: int 
                  view.to_move, view.seat if show_own else None, hand_number, view.ply)
 
 
-def line_of(state: HandState) -> tuple[tuple[int, int], ...]:
-    """The line of a full state, left to right (replayed from its moves)."""
-    line: list[tuple[int, int]] = []
-    for m in state.moves:
-        if not m.is_play:
-            continue
-        tile = m.tile
-        assert tile is not None
-        if m.is_opening:
-            line.append(HALVES[tile])
-        elif m.end == "L":
-            line.insert(0, (int(m.exposed or 0), int(m.touching or 0)))
-        else:
-            line.append((int(m.touching or 0), int(m.exposed or 0)))
-    return tuple(line)
-
-
 def table_from_state(state: HandState, names: Sequence[str], *, scores: Sequence[int] | None,
                      hand_number: int = 1, reveal: Sequence[int] | None = None,
                      boneyard: bool = False) -> Table:
@@ -138,7 +121,7 @@ def table_from_state(state: HandState, names: Sequence[str], *, scores: Sequence
                 None if scores is None else scores[s], state.points[s])
         for s in range(state.players)
     )
-    return Table(state.rules, line_of(state), state.left, state.right, seats,
+    return Table(state.rules, state.line, state.left, state.right, seats,
                  state.boneyard_size, state.to_move, None, hand_number, state.ply,
                  tuple(state.boneyard) if boneyard else None)
 
@@ -293,6 +276,6 @@ def plain(renderable: RenderableType, width: int = 100) -> str:
 
 
 __all__ = ["END_STYLE", "MATADOR_STYLE", "SeatRow", "Table", "end_needs", "face", "hand_text",
-           "line_of", "line_text", "plain", "pips", "preset_label", "render_table",
+           "line_text", "plain", "pips", "preset_label", "render_table",
            "scores_table", "slash", "table_from_state", "table_from_view", "tile_face",
            "tiles_text"]
