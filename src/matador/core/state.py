@@ -518,7 +518,7 @@ class HandState:
             self.drawn = False
         # R13: the turn passes on; R18 never: empty-handed players are skipped.
         s = _NEXT_SEAT[self.players][s]
-        if tb.going_out == 2 and self._bpos == len(self._bone):
+        if tb.never_out and self._bpos == len(self._bone):
             while not hands[s]:
                 s = _NEXT_SEAT[self.players][s]
         self.to_move = s
@@ -527,7 +527,7 @@ class HandState:
         """With the boneyard empty: apply R18 (after_boneyard), then R19. True if the hand ended."""
         tb = self._tb
         hands = self.hands
-        if tb.going_out == 1:
+        if tb.after_boneyard:
             out = [s for s in range(self.players) if not hands[s]]
             if out:
                 self._finish(min(out, key=lambda s: self._empty_at[s]), Reason.OUT)

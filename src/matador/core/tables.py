@@ -26,8 +26,6 @@ from matador.core.tiles import ALL_TILES, CONTAINS, HALVES, iter_bits
 DRAW_BIT: Final = 1 << DRAW
 PASS_BIT: Final = 1 << PASS
 
-_ENDS_AFTER_BONEYARD: Final = 1
-_ENDS_NEVER: Final = 2
 
 
 def _submasks(mask: int) -> list[int]:
@@ -51,15 +49,16 @@ class RuleTables:
     """
 
     __slots__ = (
+        "after_boneyard",
         "anytime",
         "bonus",
         "draw_one",
         "ends_hand",
-        "going_out",
         "join",
         "join_moves",
         "matador_moves",
         "matadors",
+        "never_out",
         "non_matadors",
         "optional",
         "pass_penalty",
@@ -119,12 +118,9 @@ class RuleTables:
         self.anytime = rules.matador_anytime
         self.optional = rules.matador_optional
         self.draw_one = rules.draw is Draw.ONE
-        self.going_out = (
-            0 if rules.going_out is GoingOut.ENDS_HAND
-            else _ENDS_AFTER_BONEYARD if rules.going_out is GoingOut.AFTER_BONEYARD
-            else _ENDS_NEVER
-        )
         self.ends_hand = rules.going_out is GoingOut.ENDS_HAND
+        self.after_boneyard = rules.going_out is GoingOut.AFTER_BONEYARD
+        self.never_out = rules.going_out is GoingOut.NEVER
         self.pips_to_winner = rules.hand_points is HandPoints.PIPS_TO_WINNER
         self.per_join = rules.per_join
         self.per_matador = rules.per_matador

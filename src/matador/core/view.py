@@ -532,12 +532,12 @@ def _check_public_play(tb: RuleTables, s: int, m: int, t: int, left: int, right:
 
 def _public_end(tb: RuleTables, sizes: Sequence[int]) -> bool:
     """R18 after_boneyard with the boneyard empty: is some hand empty? (Blocking is hidden.)"""
-    return tb.going_out == 1 and 0 in sizes
+    return tb.after_boneyard and 0 in sizes
 
 
 def _next(tb: RuleTables, s: int, n: int, sizes: Sequence[int], bone: int) -> int:
     s = (s + 1) % n
-    if tb.going_out == 2 and bone == 0:
+    if tb.never_out and bone == 0:
         for _ in range(n):
             if sizes[s]:
                 break
