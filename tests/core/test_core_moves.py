@@ -14,11 +14,9 @@ from matador.core.moves import (
     PASS,
     PLAY_BASE,
     Move,
-    iter_moves,
-    moves_of,
     play_id,
 )
-from matador.core.state import LegalMoves
+from matador.core.state import LegalMoves, move_ids
 from matador.core.tiles import NAMES, Tile
 
 EXPECTED_NOTATION = (
@@ -111,9 +109,9 @@ def test_bad_move_ids_are_refused(bad) -> None:
 def test_moves_of_a_mask_in_id_order() -> None:
     ids = [Move.parse(x) for x in ("pass", "R1-1", "draw", "L6-0", "3-3")]
     mask = sum(1 << m for m in ids)
-    assert [str(m) for m in moves_of(mask)] == ["3-3", "L6-0", "R1-1", "draw", "pass"]
-    assert list(iter_moves(mask)) == moves_of(mask)
-    assert moves_of(0) == []
+    assert [str(m) for m in LegalMoves(mask)] == ["3-3", "L6-0", "R1-1", "draw", "pass"]
+    assert [MOVE_NAMES[m] for m in move_ids(mask)] == ["3-3", "L6-0", "R1-1", "draw", "pass"]
+    assert list(LegalMoves(0)) == []
 
 
 def test_legal_moves_view() -> None:

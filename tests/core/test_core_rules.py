@@ -16,7 +16,6 @@ from matador.core.rules import (
     GoingOut,
     HandPoints,
     Rules,
-    preset,
     resolve_preset,
 )
 from matador.core.tables import tables_for
@@ -66,7 +65,7 @@ def test_every_preset_is_the_section_7_table(name) -> None:
     assert r.parameters() == SECTION_7[name]
     assert r.overrides() == {}
     assert r.to_json() == {"preset": name, "overrides": {}}
-    assert preset(name) == r
+    assert Rules.from_preset(resolve_preset(name.upper())) == r
 
 
 @pytest.mark.parametrize(("name", "sizes"), [
@@ -98,7 +97,7 @@ def test_python_values_are_enums() -> None:
 ])
 def test_resolve_preset_aliases(alias, name) -> None:
     assert resolve_preset(alias) == name
-    assert preset(alias) == Rules.from_preset(name)
+    assert Rules.from_preset(resolve_preset(alias)) == Rules.from_preset(name)
 
 
 def test_every_alias_names_a_preset() -> None:

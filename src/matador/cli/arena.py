@@ -26,6 +26,7 @@ from matador.cli.common import (
     STDIO,
     CliError,
     add_rule_options,
+    count,
     open_output,
     rules_of,
     seed_of,
@@ -83,7 +84,7 @@ def add_parser(commands: Any) -> None:
                         help="play whole matches (R23) instead of single hands")
     parser.add_argument("--timeout", type=float, metavar="SECONDS",
                         help="forfeit a game when a move takes longer than this")
-    parser.add_argument("--bootstrap", type=_count, default=200, metavar="B",
+    parser.add_argument("--bootstrap", type=count, default=200, metavar="B",
                         help="bootstrap replicates for the Elo intervals (default 200; "
                              "0: none)")
     parser.add_argument("--json", metavar="FILE",
@@ -95,18 +96,8 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run, parser=parser)
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative")
-    return value
-
-
 def _positive(text: str) -> int:
-    value = _count(text)
+    value = count(text)
     if value == 0:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value

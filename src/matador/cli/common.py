@@ -184,6 +184,17 @@ def rules_of(preset: str, overrides: Sequence[tuple[str, Any]], players: int) ->
     return rules
 
 
+def count(text: str) -> int:
+    """An argparse type: a whole number, zero or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
+
+
 def seed_of(seed: int | None) -> int:
     """``seed``, or a fresh one from :mod:`secrets` when none was given."""
     return secrets.randbits(63) if seed is None else seed

@@ -20,7 +20,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from matador.cli.common import EXIT_OK, add_rule_options, open_output, rules_of, seed_of
+from matador.cli.common import EXIT_OK, add_rule_options, count, open_output, rules_of, seed_of
 from matador.core.record import Record
 from matador.core.rules import Rules
 from matador.core.state import Deal, HandState
@@ -47,7 +47,7 @@ def add_parser(commands: Any) -> None:
                     "result, one JSON line per hand.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rule_options(parser)
-    parser.add_argument("--hands", required=True, type=_count, metavar="K",
+    parser.add_argument("--hands", required=True, type=count, metavar="K",
                         help="number of hands to play")
     parser.add_argument("--seed", type=int, metavar="S",
                         help="seed of the one random generator behind every deal and move "
@@ -55,16 +55,6 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--out", metavar="FILE",
                         help="write the records to FILE (default, or -: standard output)")
     parser.set_defaults(run=run, parser=parser)
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative")
-    return value
 
 
 def play_hands(rules: Rules, players: int, hands: int, rng: random.Random) -> Iterator[HandState]:

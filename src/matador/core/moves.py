@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import ClassVar, Final
 
 from matador.core.errors import InvalidMoveError
@@ -216,21 +216,3 @@ def line_of(moves: Iterable[int]) -> tuple[tuple[int, int], ...]:
             else:
                 line.appendleft((MOVE_EXPOSED[m], MOVE_TOUCH[m]))
     return tuple(line)
-
-
-def moves_of(mask: int) -> list[Move]:
-    """The moves of a 128-bit move mask, in id (= notation) order."""
-    out: list[Move] = []
-    while mask:
-        low = mask & -mask
-        out.append(MOVES[low.bit_length() - 1])
-        mask ^= low
-    return out
-
-
-def iter_moves(mask: int) -> Iterator[Move]:
-    """Iterate over the moves of a move mask in id order."""
-    while mask:
-        low = mask & -mask
-        yield MOVES[low.bit_length() - 1]
-        mask ^= low

@@ -29,7 +29,7 @@ from typing import Any
 from matador.core.errors import InvalidMoveError, MatadorError, RecordError, RulesError
 from matador.core.moves import MOVE_NAMES, Move
 from matador.core.rules import Rules
-from matador.core.state import Deal, HandState, Outcome, _check_players
+from matador.core.state import Deal, HandState, Outcome, _check_players, move_ids
 
 _KEYS = ("rules", "players", "deal", "moves", "meta", "result")
 
@@ -204,12 +204,7 @@ def result_of(state: HandState) -> dict[str, Any]:
 
 def position_of(state: HandState) -> dict[str, Any]:
     """One ``--trace`` line: ply, seat to move (``None`` once over), sorted legal moves."""
-    mask = state.legal_mask()
-    legal = []
-    while mask:
-        low = mask & -mask
-        legal.append(MOVE_NAMES[low.bit_length() - 1])
-        mask ^= low
+    legal = [MOVE_NAMES[m] for m in move_ids(state.legal_mask())]
     return {"ply": state.ply, "to_move": None if state.outcome else state.to_move,
             "legal": legal}
 

@@ -353,11 +353,6 @@ _PRESET_VALUES: Final[dict[str, dict[str, Any]]] = {
 }
 
 
-def preset(name: str) -> Rules:
-    """The rules of preset ``name`` (or an alias), without overrides."""
-    return Rules.from_preset(resolve_preset(name))
-
-
 def _check_presets() -> None:
     for name in PRESETS:
         Rules.from_preset(name)

@@ -342,10 +342,7 @@ class WorldSampler:
         dealt: dict[int, list[int]] = {}
         drawn: dict[int, list[int]] = {}
         for model in self.models:
-            got = model.draw_config(rng, pool)
-            if got is None:
-                return None
-            init_tiles, draw_tiles, bound, actual = got
+            init_tiles, draw_tiles, bound, actual = model.draw_config(rng, pool)
             # The walk counted fillings with an upper bound; correct by acceptance.
             if not actual or (actual < bound and rng.randrange(bound) >= actual):
                 return None

@@ -15,7 +15,6 @@ import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TextIO
 
 from rich import box
@@ -500,13 +499,5 @@ def hand_end_table(record: Record, names: Sequence[str], before: Sequence[int],
     return table
 
 
-def open_save(path: str | None) -> tuple[TextIO | None, str | None]:
-    """Open the records file for appending (``None``: no saving)."""
-    if path is None:
-        return None, None
-    file = Path(path).open("a", encoding="utf-8", newline="\n")  # noqa: SIM115
-    return file, path
-
-
 __all__ = ["HUMAN", "LEVELS", "Game", "GameConfig", "QuitGame", "SeatSpec", "Terminal",
-           "default_names", "hand_end_table", "hand_result_text", "hint_table", "open_save"]
+           "default_names", "hand_end_table", "hand_result_text", "hint_table"]
