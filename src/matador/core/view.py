@@ -27,7 +27,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from matador.core.errors import InvalidMoveError, InvalidTileError, RulesError, ViewError
+from matador.core.errors import (
+    InvalidMoveError,
+    InvalidTileError,
+    RecordError,
+    RulesError,
+    ViewError,
+)
 from matador.core.moves import (
     DRAW,
     MOVE_END,
@@ -39,6 +45,7 @@ from matador.core.moves import (
     Move,
     line_of,
 )
+from matador.core.record import decode_json
 from matador.core.rules import FirstLeader, Rules
 from matador.core.state import (
     HandState,
@@ -154,9 +161,9 @@ class PlayerView:
         """
         if isinstance(source, str):
             try:
-                data = json.loads(source)
-            except json.JSONDecodeError as e:
-                raise ViewError(f"not valid JSON ({e})") from None
+                data = decode_json(source)  # strict: no NaN, no duplicate keys
+            except RecordError as e:
+                raise ViewError(e.why) from None
         else:
             data = source
         if not isinstance(data, Mapping):
