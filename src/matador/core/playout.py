@@ -1,4 +1,4 @@
-"""Fast playouts: play a hand to its end with a cheap policy (the hot loop of search).
+"""Fast uniformly random playouts, for Monte Carlo estimates and for measuring the engine.
 
 :func:`random_playout` makes exactly the choices of the plain loop::
 
@@ -6,8 +6,10 @@
         ids = state.legal_move_ids()
         state.push(ids[int(rng.random() * len(ids))])
 
-but computes the legal moves inline, which is what the bots' rollouts and
-``benchmarks/playout.py`` measure.
+but computes the legal moves inline (``tests/core/test_playout.py`` checks
+that both agree move for move); ``benchmarks/playout.py`` measures it. The
+search bots roll out with a greedy policy instead
+(:mod:`matador.players.rollout`).
 
 >>> import random
 >>> from matador.core.rules import Rules

@@ -109,6 +109,8 @@ class Bot(ABC):
 
     def __init__(self, budget: Budget | None = None) -> None:
         self.budget = budget if budget is not None else self.default_budget
+        self.last_search: object | None = None
+        """What the last search found (search bots set it; ``None`` for the others)."""
 
     @property
     def name(self) -> str:

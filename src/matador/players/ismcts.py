@@ -153,6 +153,7 @@ class ISMCTSBot(Bot):
             stats[m] = st
         result = SearchResult(stats, i)
         result.extra["worlds"] = float(len(pool))
+        self.last_search = result
         return result
 
     def _iterate(self, node: _Node, state: HandState, rng: Random, seat: int,

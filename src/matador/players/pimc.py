@@ -122,8 +122,10 @@ class PIMCBot(Bot):
     def search(self, view: PlayerView, rng: Random, budget: Budget | None = None
                ) -> SearchResult:
         """Statistics for every legal move of ``view.seat`` (which must be to move)."""
-        return evaluate_worlds(view.sampler().sample, view.seat, view.legal_move_ids(), rng,
-                               budget or self.budget or self.default_budget)
+        result = evaluate_worlds(view.sampler().sample, view.seat, view.legal_move_ids(), rng,
+                                 budget or self.budget or self.default_budget)
+        self.last_search = result
+        return result
 
     def _choose(self, view: PlayerView, legal: tuple[int, ...], rng: Random) -> int:
         return self.search(view, rng).best()

@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
-from typing import Any, TextIO
+from typing import TextIO
 
 from matador import __version__
 from matador.core.errors import RecordError, ViewError
@@ -266,21 +266,10 @@ class Engine:
         """The bot's move, exactly as :meth:`Bot.choose` picks it, and its search if it searched."""
         bot = self.bot
         bot.budget = budget if budget is not None else type(bot).default_budget
-        search: Any = getattr(bot, "search", None)
-        found: list[SearchResult] = []
-        if callable(search):
-            def spy(v: PlayerView, rng: Random, b: Budget | None = None) -> SearchResult:
-                result: SearchResult = search(v, rng, b)
-                found.append(result)
-                return result
-
-            setattr(bot, "search", spy)  # noqa: B010 (shadows the method on this bot only)
-        try:
-            move = bot.choose(view, self.rng)
-        finally:
-            if callable(search):
-                delattr(bot, "search")
-        return move, found[-1] if found else None
+        bot.last_search = None
+        move = bot.choose(view, self.rng)
+        found = bot.last_search
+        return move, found if isinstance(found, SearchResult) else None
 
     def _analyse(self, rest: str) -> list[str]:
         budget = self._budget(rest, "analyse")
