@@ -18,14 +18,17 @@ from matador.cli.common import EXIT_ERROR, CliError, print_error
 
 EXAMPLES = """\
 examples:
-  matador replay hand.json
-  matador replay --trace hand.json
-  matador replay --jsonl archive.jsonl
+  matador play                                   a match against the AI in the terminal
+  matador show games.jsonl                       step through saved hands
+  matador replay --trace hand.json               a position per ply, then the result
   matador deal --preset classic --players 2 --seed 7 --out hand.json
   matador simulate --preset six --players 4 --hands 1000 --seed 1 --out hands.jsonl
+  matador analyse hand.json --ply 3              every legal move's win chance
+  matador arena pimc greedy --preset classic --players 2 --deals 500 --jobs 2
+  matador engine pimc:500ms                      serve a bot over MEP on stdin/stdout
 
 Run "matador COMMAND --help" for the options of a command. The rules, records
-and the replay contract are described in RULES.md.
+and the replay contract are described in RULES.md (docs/contract/).
 """
 
 
@@ -33,8 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``matador`` and its subcommands."""
     parser = argparse.ArgumentParser(
         prog="matador",
-        description="Matador, the domino game: replay and check records, deal hands, "
-                    "simulate random games.",
+        description="Matador, the domino game: play it in the terminal, replay and check "
+                    "records, deal and simulate hands, analyse moves, pit bots and engines "
+                    "against each other, serve bots as engines.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"matador {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
