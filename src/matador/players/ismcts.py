@@ -48,7 +48,7 @@ MODEL_OPPONENTS = True
 """Whether other seats' moves in the tree follow the playout policy (else UCB, as in SO-ISMCTS)."""
 POOL_MAX = 256
 """Most worlds kept in the weighted pool."""
-REUSE = 4
+REUSE = 1
 """Iterations per pool world before the pool grows."""
 
 
