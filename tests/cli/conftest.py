@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import subprocess
 import sys
 from collections.abc import Callable
@@ -13,21 +14,9 @@ import pytest
 
 MATADOR = Path(sys.executable).parent / "matador"
 
-#: The example record of RULES.md section 8.
-EXAMPLE: dict[str, Any] = {
-    "rules": {"preset": "classic", "overrides": {}},
-    "players": 2,
-    "deal": {
-        "hands": [["0-3", "2-4", "1-1", "6-6", "3-3"],
-                  ["2-2", "0-4", "4-6", "0-6", "1-4"]],
-        "boneyard": ["0-0", "2-5", "1-6", "5-6", "4-4", "3-5", "0-2", "2-6", "4-5",
-                     "1-2", "0-5", "2-3", "3-4", "1-3", "5-5", "0-1", "1-5", "3-6"],
-        "set_aside": [],
-        "leader": 0,
-    },
-    "moves": ["0-3", "R4-0", "draw", "L0-0", "draw", "R2-5", "R2-4", "draw",
-              "L6-1", "L6-6", "L1-4", "L3-3", "L4-6", "L1-1"],
-}
+#: The example record of RULES.md section 8 (examples/hand.json holds it).
+EXAMPLE: dict[str, Any] = json.loads(
+    (Path(__file__).resolve().parents[2] / "examples" / "hand.json").read_text())
 EXAMPLE_RESULT = '{"winner": 0, "reason": "out", "pips": [0, 10], "points": [10, 0]}'
 
 Run = Callable[..., subprocess.CompletedProcess[str]]

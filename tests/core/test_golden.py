@@ -96,3 +96,12 @@ def test_golden_record_round_trips(path) -> None:
     assert out["moves"] == data["moves"]
     assert out["result"] == data["result"]
     assert parse_record(record.dumps()) == record
+
+
+def test_the_shipped_example_is_the_section_8_record() -> None:
+    """examples/hand.json, used by the docs and the CLI tests, is RULES.md's example verbatim."""
+    import json
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "examples" / "hand.json"
+    assert json.loads(path.read_text()) == S8_RECORD
