@@ -149,3 +149,18 @@ def test_review_marks_costs() -> None:
         assert r.cost >= 0.0
         assert r.label in ("best", "good", "inaccuracy", "mistake", "blunder")
     assert label(0.5) == "blunder" and label(0.0) == "good"
+
+
+def test_review_labels_only_what_the_search_can_tell() -> None:
+    """A cost within two standard errors of zero is "good"; a clear one gets its label."""
+    from matador.core.moves import Move
+    from matador.players.analysis import Analysis, MoveAnalysis, ReviewedMove
+
+    best = MoveAnalysis(Move.parse("L1-6"), 0.6, 10.0, 4, 0.1, (1.0, 1.0, 0.0, 0.4))
+    other = MoveAnalysis(Move.parse("R1-6"), 0.3, 5.0, 4, 0.1, (0.0, 1.0, 0.0, 0.2))
+    analysis = Analysis(0, 3, (best, other))
+    se = analysis.difference_stderr(best.move, other.move)
+    assert se > 0
+    noisy = ReviewedMove(3, 0, other.move, analysis, 0.3, 0.2, 5.0)
+    clear = ReviewedMove(3, 0, other.move, analysis, 0.3, 0.01, 5.0)
+    assert noisy.label == "good" and clear.label == "blunder"

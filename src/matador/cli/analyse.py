@@ -82,13 +82,14 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     console = Console()
     table = Table(title="Review: what each decision cost (win chance given up)")
-    for col in ("ply", "seat", "played", "win", "best", "best win", "cost", "verdict"):
+    for col in ("ply", "seat", "played", "win", "best", "best win", "cost", "± 2 s.e.",
+                "verdict"):
         table.add_column(col, justify="right" if col in ("ply", "seat") else "left")
     for r in reviewed:
         chosen = r.analysis.of(r.played)
         table.add_row(str(r.ply), str(r.seat), str(r.played), f"{chosen.win:.1%}",
                       str(r.analysis.best.move), f"{r.analysis.best.win:.1%}",
-                      f"{r.cost:.1%}", r.label)
+                      f"{r.cost:.1%}", f"{2 * r.cost_stderr:.1%}", r.label)
     console.print(table)
     return EXIT_OK
 

@@ -23,8 +23,9 @@ seats, marking each move by what it cost against the best one.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
@@ -54,6 +55,8 @@ class MoveAnalysis:
     """Worlds the estimate rests on."""
     win_stderr: float
     """Standard error of ``win``."""
+    wins: tuple[float, ...] = field(default=(), repr=False, compare=False)
+    """The win value in each sampled world (the same worlds for every move)."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON object for this move."""
@@ -74,6 +77,15 @@ class Analysis:
     def best(self) -> MoveAnalysis:
         """The move with the highest estimated win probability."""
         return self.moves[0]
+
+    def difference_stderr(self, a: int, b: int) -> float:
+        """Standard error of ``win(a) - win(b)``, from the paired worlds both were tried in."""
+        wa, wb = self.of(a).wins, self.of(b).wins
+        n = min(len(wa), len(wb))
+        if n < 2:
+            return math.inf
+        diffs = [x - y for x, y in zip(wa[:n], wb[:n], strict=True)]
+        return statistics.stdev(diffs) / math.sqrt(n)
 
     def of(self, move: int) -> MoveAnalysis:
         """The analysis of ``move``."""
@@ -102,7 +114,7 @@ def analyse(view: PlayerView, budget: Budget, rng: Random) -> Analysis:
         st = result.stats[m]
         var = max(0.0, st.win_sq / st.n - st.win_mean ** 2) if st.n else 0.0
         moves.append(MoveAnalysis(MOVES[m], st.win_mean, st.points_mean, st.n,
-                                  math.sqrt(var / st.n) if st.n else 0.0))
+                                  math.sqrt(var / st.n) if st.n else 0.0, tuple(st.wins)))
     moves.sort(key=lambda a: (-a.win, -a.points, a.move))
     return Analysis(view.seat, view.ply, tuple(moves))
 
@@ -125,20 +137,29 @@ class ReviewedMove:
     analysis: Analysis
     cost: float
     """Win probability given up against the best move (0 for the best)."""
+    cost_stderr: float
+    """Standard error of ``cost`` (paired over the sampled worlds)."""
     points_cost: float
     """Expected points given up against the best move."""
 
     @property
     def label(self) -> str:
-        """``best``, ``good``, ``inaccuracy``, ``mistake`` or ``blunder``."""
+        """``best``, ``good``, ``inaccuracy``, ``mistake`` or ``blunder``.
+
+        A cost within two standard errors of zero is ``good``: the search
+        could not tell the move from the best one.
+        """
         if self.played == self.analysis.best.move:
             return "best"
+        if self.cost <= 2 * self.cost_stderr:
+            return "good"
         return label(self.cost)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON object for this decision."""
         return {"ply": self.ply, "seat": self.seat, "played": str(self.played),
                 "label": self.label, "cost": round(self.cost, 4),
+                "cost_stderr": round(self.cost_stderr, 4),
                 "points_cost": round(self.points_cost, 2),
                 "analysis": self.analysis.to_json()}
 
@@ -172,6 +193,7 @@ def review(record: Record, budget: Budget, rng: Random, seats: Iterable[int] | N
             chosen = result.of(m)
             out.append(ReviewedMove(ply, seat, MOVES[m], result,
                                     max(0.0, result.best.win - chosen.win),
+                                    result.difference_stderr(result.best.move, m),
                                     max(0.0, result.best.points - chosen.points)))
         state.push(m)
     return out

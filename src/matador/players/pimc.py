@@ -34,6 +34,8 @@ class MoveStats:
     win: float = 0.0
     points: float = 0.0
     win_sq: float = 0.0
+    wins: list[float] = field(default_factory=list)
+    """The win value in each world, in order (worlds are shared by all moves: paired)."""
 
     def add(self, win: float, points: float) -> None:
         """Add one sample."""
@@ -41,6 +43,7 @@ class MoveStats:
         self.win += win
         self.win_sq += win * win
         self.points += points
+        self.wins.append(win)
 
     @property
     def win_mean(self) -> float:
