@@ -287,6 +287,10 @@ def move_ids(mask: int) -> tuple[int, ...]:
 
 
 _NO_HISTORY: tuple[()] = ()
+#: For each play id: (bit of its tile, end (-1 for an opening), exposed half).
+_PLAY_INFO: tuple[tuple[int, int, int], ...] = tuple(
+    (1 << MOVE_TILE[m], MOVE_END[m], MOVE_EXPOSED[m]) for m in range(DRAW)
+)
 #: ``_NEXT_SEAT[n][s]`` is the seat after ``s`` at a table of ``n`` (R13).
 _NEXT_SEAT: tuple[tuple[int, ...], ...] = tuple(
     tuple((s + 1) % n for s in range(n)) if n else () for n in range(5)
@@ -482,21 +486,19 @@ class HandState:
         self.ply += 1
         hands = self.hands
         if m < DRAW:
-            t = MOVE_TILE[m]
-            h = hands[s] & ~(1 << t)
+            bit, end, x = _PLAY_INFO[m]
+            h = hands[s] ^ bit
             hands[s] = h
-            self.played |= 1 << t
+            self.played |= bit
             self.drawn = False
             if tb.scores_plays:  # R22
                 self.points[s] += tb.play_points(m, self.left, self.right)
-            if m < PLAY_BASE:  # R6: the opening, low half on the left
-                self.left, self.right = HALVES[t]
-            else:  # R7
-                x = MOVE_EXPOSED[m]
-                if MOVE_END[m]:
-                    self.right = x
-                else:
-                    self.left = x
+            if end < 0:  # R6: the opening, low half on the left
+                self.left, self.right = HALVES[m]
+            elif end:  # R7
+                self.right = x
+            else:
+                self.left = x
             if not h:
                 if tb.ends_hand:  # R18 ends_hand
                     self._finish(s, Reason.OUT)
