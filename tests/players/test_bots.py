@@ -164,3 +164,23 @@ def test_review_labels_only_what_the_search_can_tell() -> None:
     noisy = ReviewedMove(3, 0, other.move, analysis, 0.3, 0.2, 5.0)
     clear = ReviewedMove(3, 0, other.move, analysis, 0.3, 0.01, 5.0)
     assert noisy.label == "good" and clear.label == "blunder"
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_bot_finishes_a_thousand_hands(preset: str) -> None:
+    """R9-R19: 1,000 hands per preset, every bot seated (tiny budgets), every move validated."""
+    rules = Rules.from_preset(preset)
+    rng = random.Random(99)
+    lo, hi = rules.players
+    specs = ["random", "greedy", "heuristic", "pimc:1it", "ismcts:2it", "cheater:1it"]
+    bots = {s: make_bot(s) for s in specs}
+    for i in range(1000):
+        players = lo + i % (hi - lo + 1)
+        seated = [bots[specs[(i + k) % len(specs)]] for k in range(players)]
+        state = HandState.new(rules, players, rng)
+        while not state.is_over:
+            bot = seated[state.to_move]
+            if isinstance(bot, OracleBot):
+                state.play(bot.choose_with_truth(state, rng))
+            else:
+                state.play(bot.choose(state.view(state.to_move), rng))
