@@ -6,19 +6,9 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from matador.cli.common import (
@@ -28,6 +18,7 @@ from matador.cli.common import (
     add_rule_options,
     count,
     open_output,
+    progress_bar,
     rules_of,
     seed_of,
 )
@@ -123,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
                 raise CliError(path, f"cannot write the {flag} output here")
     seed = seed_of(args.seed)
     try:
-        with _progress() as progress:
+        with progress_bar("arena") as progress:
             result = run_arena(args.bots, preset=rules, players=args.players,
                                deals=args.deals, seed=seed, jobs=args.jobs, match=args.match,
                                move_timeout=args.timeout, bootstrap=args.bootstrap,
@@ -197,18 +188,3 @@ def _summary(result: ArenaResult, jobs: int) -> None:
         f"job{'s' if jobs > 1 else ''}, seed {result.seed}\n")
 
 
-@contextmanager
-def _progress() -> Iterator[Callable[[int, int], None] | None]:
-    """A ``progress(done, total)`` callback drawing a bar with an ETA, if stderr is a terminal."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    columns = (TextColumn("arena"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TextColumn("eta"), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("games", total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update

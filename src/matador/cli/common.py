@@ -11,10 +11,20 @@ import argparse
 import json
 import secrets
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from matador.core.errors import MatadorError, RulesError
 from matador.core.record import Record, parse_record
@@ -182,6 +192,26 @@ def rules_of(preset: str, overrides: Sequence[tuple[str, Any]], players: int) ->
         raise CliError("players", f"{players} players, but {preset} allows {allowed} players "
                                   "(change --players, or the range with --set players=[MIN,MAX])")
     return rules
+
+
+@contextmanager
+def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A ``progress(done, total)`` callback drawing a bar with an ETA on stderr.
+
+    ``None`` when stderr is not a terminal (logs and pipes get no bar).
+    """
+    if not sys.stderr.isatty():
+        yield None
+        return
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("eta"), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
 
 
 def count(text: str) -> int:

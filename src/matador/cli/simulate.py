@@ -6,21 +6,18 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator
 from typing import Any, TextIO
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
+from matador.cli.common import (
+    EXIT_OK,
+    add_rule_options,
+    count,
+    open_output,
+    progress_bar,
+    rules_of,
+    seed_of,
 )
-
-from matador.cli.common import EXIT_OK, add_rule_options, count, open_output, rules_of, seed_of
 from matador.core.record import Record
 from matador.core.rules import Rules
 from matador.core.state import Deal, HandState
@@ -83,22 +80,12 @@ def run(args: argparse.Namespace) -> int:
 def _write(out: TextIO, states: Iterator[HandState], total: int) -> int:
     """Write each hand's record as one line; return the number of moves."""
     moves = 0
-    with _progress(total) as advance:
-        for state in states:
+    with progress_bar("simulating") as progress:
+        for done, state in enumerate(states, 1):
             out.write(Record.of(state).dumps() + "\n")
             moves += state.ply
-            advance()
+            if progress is not None:
+                progress(done, total)
     return moves
 
 
-@contextmanager
-def _progress(total: int) -> Iterator[Callable[[], None]]:
-    """A function to call once per hand: a progress bar on stderr if it is a terminal."""
-    if not sys.stderr.isatty():
-        yield lambda: None
-        return
-    columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("hands", total=total)
-        yield lambda: progress.advance(task)
