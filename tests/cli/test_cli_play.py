@@ -248,10 +248,9 @@ def test_show_steps_with_keys(tmp_path: Path) -> None:
     assert child.exitstatus == 0
 
 
-def test_quit_keeps_finished_hands(tmp_path: Path) -> None:
-    """q asks for confirmation; leaving keeps the hands finished so far, exit status 0."""
-    save = tmp_path / "q.jsonl"
-    child = spawn(["play", "--seat", "human", "--seat", "easy", "--seed", "5", "--save",
+def quit_at_first_prompt(save: Path, seed: int, tmp_path: Path) -> str:
+    """Start a match, answer q then n, q then y at the first move prompt; the transcript."""
+    child = spawn(["play", "--seat", "human", "--seat", "easy", "--seed", str(seed), "--save",
                    str(save), "--lang", "en"], tmp_path)
     child.expect(ENTER_PROMPT)
     child.sendline("")
@@ -266,8 +265,32 @@ def test_quit_keeps_finished_hands(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    assert "You left the match." in plain(transcript(child))
-    assert not save.exists()  # no hand was finished: no empty file is left behind
+    text = plain(transcript(child))
+    assert "You left the match." in text
+    return text
+
+
+def test_quit_before_any_move_leaves_no_file(tmp_path: Path) -> None:
+    """Seed 3: you lead, and quitting before your first move leaves nothing behind."""
+    save = tmp_path / "q.jsonl"
+    text = quit_at_first_prompt(save, 3, tmp_path)
+    assert "0 finished hands saved" in text
+    assert "unfinished" not in text
+    assert not save.exists()  # no empty file is left behind
+
+
+def test_quit_mid_hand_saves_the_unfinished_hand(matador: Any, tmp_path: Path) -> None:
+    """Seed 5: the bot leads; leaving keeps its move as a record without a result."""
+    save = tmp_path / "q.jsonl"
+    text = quit_at_first_prompt(save, 5, tmp_path)
+    assert "The unfinished hand is saved too, up to its last move (1 move)." in text
+    lines = save.read_text().splitlines()
+    assert len(lines) == 1
+    data = json.loads(lines[0])
+    assert "result" not in data
+    assert data["meta"]["unfinished"] is True and data["meta"]["hand"] == 1
+    assert len(data["moves"]) == 1
+    assert replayed(matador, save, tmp_path) == [{"over": False, "to_move": 0}]
 
 
 def test_ctrl_c_and_eof_stop_quietly(tmp_path: Path) -> None:

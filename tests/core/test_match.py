@@ -174,6 +174,18 @@ def test_R23_finish_hand_checks_its_argument() -> None:
     assert match.scores == [0, 0]
 
 
+def test_R23_current_is_the_hand_in_play_until_it_is_finished() -> None:
+    hands, moves, _ = JOIN_RACE
+    match = Match(rules("classic", match_target=10, **THREE), 2, DealRng(deal_order(hands)))
+    assert match.current is None
+    state = match.next_hand()
+    assert match.current is state
+    for m in moves:
+        state.play(m)
+    match.finish_hand(state)
+    assert match.current is None
+
+
 def test_R23_random_matches_end_with_a_unique_highest_total_at_the_target() -> None:
     for preset in ("classic", "paluba", "russian", "six"):
         for seed in range(3):

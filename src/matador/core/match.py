@@ -54,6 +54,11 @@ class Match:
         return len(self.records)
 
     @property
+    def current(self) -> HandState | None:
+        """The hand dealt by :meth:`next_hand` and not yet finished, if any."""
+        return self._current
+
+    @property
     def leader_by_rule(self) -> bool:
         """Whether the next hand's leader is chosen by ``first_leader`` (the first hand)."""
         return self._next_leader is None

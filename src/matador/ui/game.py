@@ -22,9 +22,10 @@ from rich.console import Console, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from matador.core.errors import MatadorError
 from matador.core.match import Match
 from matador.core.moves import DRAW, PASS, Move
-from matador.core.record import Record
+from matador.core.record import Record, replay
 from matador.core.rules import Rules
 from matador.core.state import HandState
 from matador.core.view import PlayerView
@@ -237,6 +238,32 @@ class Game:
             self.term.print(ngettext("{n} finished hand saved to {file}.",
                                      "{n} finished hands saved to {file}.", self.saved).format(
                 n=self.saved, file=self.save_name))
+            moves = self._save_unfinished()
+            if moves:
+                self.term.print(ngettext(
+                    "The unfinished hand is saved too, up to its last move ({n} move).",
+                    "The unfinished hand is saved too, up to its last move ({n} moves).",
+                    moves).format(n=moves))
+
+    def _save_unfinished(self) -> int:
+        """Save the hand being played, without a result, if it has moves; return how many.
+
+        The record is rebuilt from the deal and the moves and replayed, so a state
+        caught halfway through a move (Ctrl-C) can never write a wrong record.
+        """
+        state = self.match.current
+        if self.save_to is None or state is None or state.is_over or not state.moves:
+            return 0
+        record = Record(self.rules, state.deal, tuple(state.moves), {
+            "hand": self.match.hand_number + 1, "scores_before": list(self.match.scores),
+            "seats": [str(s) for s in self.config.seats], "unfinished": True})
+        try:
+            replay(record)
+        except MatadorError:
+            return 0
+        self.save_to.write(record.dumps(with_result=False) + "\n")
+        self.save_to.flush()
+        return len(record.moves)
 
     def _save(self, record: Record) -> None:
         record = dataclasses.replace(record, meta={
