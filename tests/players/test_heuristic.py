@@ -88,6 +88,34 @@ def test_R18_going_out_scores_w_out_only_when_it_ends_the_hand() -> None:
     assert play_score(tb, hand, m, 1, 3) < W_OUT  # a tile is left: not out
 
 
+def test_R18_after_boneyard_going_out_wins_only_with_an_empty_boneyard() -> None:
+    """Under ``after_boneyard`` the last tile ends the hand only once the boneyard is empty."""
+    m = Move.parse("L2-5")
+    tb, hand, _ = masks("paluba", "2-5", 1, 3)
+    assert play_score(tb, hand, m, 1, 3, boneyard=0) == W_OUT
+    assert play_score(tb, hand, m, 1, 3, boneyard=4) < W_OUT
+
+
+@pytest.mark.parametrize("kind", ["greedy", "heuristic"])
+def test_R18_after_boneyard_bots_lay_the_last_drawn_tile_and_win(kind: str) -> None:
+    """Out of tiles, seat 0 draws the last boneyard tile; laying it wins (R18), passing loses.
+
+    Paluba with ``draw = one`` and optional matadors: after the draw both the
+    play and a pass are legal, and the drawn tile is a matador.
+    """
+    state = position("paluba", ["6-6 1-3", "1-4 2-2"], "3-3 2-5",
+                     ("6-6", "L1-4", "R1-3", "draw", "L3-3"), draw="one",
+                     matador_optional=True)
+    assert state.hands[0] == 0 and state.to_move == 0
+    state.play("draw")
+    view = state.view(0)
+    assert view.boneyard_size == 0 and set(map(str, view.legal_moves)) >= {"pass"}
+    move = choose(kind, view)
+    assert move != "pass"
+    state.play(move)
+    assert state.outcome is not None and state.outcome.winner == 0
+
+
 def test_R18_greedy_move_goes_out_even_with_its_last_matador() -> None:
     """R18 beats R15's option: a last tile that is the last matador is played, not drawn past."""
     tb, hand, legal = masks("classic", "2-5", 1, 3, can_draw=True)
@@ -269,9 +297,11 @@ def test_R15_R16_after_one_draw_the_bots_pass_rather_than_spend_the_last_matador
         assert tile_of(Move.parse(move)) == "2-5"
 
 
-def test_R15_greedy_passes_only_when_the_matador_play_scores_below_zero() -> None:
+def test_R15_R22_bots_spend_the_last_matador_rather_than_pass_when_it_scores() -> None:
     """Six-matador at 0|0 after drawing ``0-6``: laying it on a blank end exposes 6 (R22
-    bonus, four followers), which scores >= 0, so greedy plays rather than passes."""
+    bonus, four followers), which scores >= 0, so greedy plays rather than passes; the
+    heuristic, whose next seat holds more than one tile, plays too since the play scores
+    points at once (passing would cost the pass penalty instead)."""
     state = position("six", ["0-1 0-2 0-3 0-4", "0-0 1-1 2-2 3-4"], "0-6 4-4 5-5",
                      ("0-0", "draw"), leader=1)
     view = state.view(0)
@@ -281,6 +311,8 @@ def test_R15_greedy_passes_only_when_the_matador_play_scores_below_zero() -> Non
     best = max(play_score(tb, view.hand_mask, m, 0, 0) for m in legal if m < DRAW)
     assert best >= 0
     assert choose("greedy", view) in ("L0-6", "R0-6")
+    assert view.hand_sizes[1] > 1 and tb.play_points(Move.parse("L0-6"), 0, 0) > 0
+    assert choose("heuristic", view) in ("L0-6", "R0-6")
 
 
 # --------------------------------------------------------------------------- card counting

@@ -64,10 +64,12 @@ def play_score(tb: RuleTables, hand: int, m: int, left: int, right: int,
     With ``unseen`` (tiles the next seat may hold) and ``next_size`` (its tile
     count) it values how badly the next seat is blocked by the new ends;
     without, a rule of thumb values blank ends, which only matadors follow (R9).
+    ``boneyard`` is the boneyard's size: under ``after_boneyard`` laying one's
+    last tile wins at once only when the boneyard is empty (R18).
     """
     t = MOVE_TILE[m]
     rest = hand & ~(1 << t)
-    if not rest and tb.ends_hand:
+    if not rest and (tb.ends_hand or (tb.after_boneyard and not boneyard)):
         return W_OUT
     a, b = ends_after(m, left, right)
     fits = rest & tb.playable_against[a][b]
@@ -125,7 +127,8 @@ class GreedyBot(Bot):
     kind = "greedy"
 
     def _choose(self, view: PlayerView, legal: tuple[int, ...], rng: Random) -> int:
-        return greedy_move(view.tables, view.hand_mask, view.left, view.right, legal)
+        return greedy_move(view.tables, view.hand_mask, view.left, view.right, legal,
+                           boneyard=view.boneyard_size)
 
 
 # Weight of blocking seats after the next one (the next seat's weight is W_BLOCK).
@@ -211,6 +214,8 @@ class HeuristicBot(Bot):
             if not pays:
                 return DRAW
         if PASS in legal and best < DRAW and tb.matadors >> MOVE_TILE[best] & 1 and \
-                (hand & tb.matadors).bit_count() == 1 and view.hand_sizes[order[0]] > 1:
+                (hand & tb.matadors).bit_count() == 1 and view.hand_sizes[order[0]] > 1 and \
+                not tb.play_points(best, view.left, view.right):
+            # Keep the last matador by passing, unless laying it scores at once (R22).
             return PASS
         return best
