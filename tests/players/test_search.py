@@ -290,6 +290,16 @@ def test_ismcts_search_visits_every_legal_root_move() -> None:
     assert all(s.n == 7 and 0.0 <= s.win <= s.n for s in result.stats.values())
 
 
+def test_ismcts_statistics_are_as_complete_as_pimcs() -> None:
+    """Win values per world (paired) and points too, so ``best`` and reviews can use them."""
+    view = midhand("six", 2, 3)  # six-matador scores plays (R22): points vary between moves
+    result = ISMCTSBot().search(view, random.Random(4), Budget(iterations=20))
+    for s in result.stats.values():
+        assert len(s.wins) == s.n == 20 and sum(s.wins) == pytest.approx(s.win)
+        assert s.win_sq == pytest.approx(sum(w * w for w in s.wins))
+    assert len({s.points_mean for s in result.stats.values()}) > 1
+
+
 def test_ismcts_unpaired_search_visits_every_root_move_once_the_root_has_grown() -> None:
     """Unpaired root: ``EXPAND_AFTER`` playouts from the root, then one new move per
     iteration until all are tried, then one root move per iteration (UCB)."""

@@ -27,7 +27,7 @@ from matador.core.state import HandState
 from matador.core.view import PlayerView
 from matador.players.base import Bot, Budget
 from matador.players.heuristic import play_score
-from matador.players.pimc import ENDGAME_TILES, MoveStats, SearchResult
+from matador.players.pimc import ENDGAME_TILES, MoveStats, SearchResult, points_estimate
 from matador.players.rollout import (
     EndgameSolver,
     greedy_rollout,
@@ -109,6 +109,7 @@ class ISMCTSBot(Bot):
         legal = view.legal_move_ids()
         self._solver = EndgameSolver(node_limit=5_000)
         root = _Node(-1)
+        stats = {m: MoveStats(m) for m in legal}
         done = (budget or self.budget or self.default_budget).clock()
         pool: list[HandState] = []
         logs: list[float] = []
@@ -139,26 +140,26 @@ class ISMCTSBot(Bot):
                     child = root.children.get(m)
                     if child is None:
                         child = root.children[m] = _Node(view.seat)
-                    self._iterate(child, state, rng, view.seat, [root, child])
+                    stats[m].add(*self._iterate(child, state, rng, view.seat, [root, child]))
             else:
-                self._iterate(root, world.copy(), rng, view.seat, [root])
+                path = [root]
+                sample = self._iterate(root, world.copy(), rng, view.seat, path)
+                if len(path) > 1:  # the descent left the root: credit the move it took
+                    m = next(x for x, c in root.children.items() if c is path[1])
+                    stats[m].add(*sample)
             i += 1
-        stats: dict[int, MoveStats] = {}
-        for m in view.legal_move_ids():
-            child = root.children.get(m)
-            st = MoveStats(m)
-            if child is not None and child.visits:
-                st.n = child.visits
-                st.win = child.value
-            stats[m] = st
         result = SearchResult(stats, i)
         result.extra["worlds"] = float(len(pool))
         self.last_search = result
         return result
 
     def _iterate(self, node: _Node, state: HandState, rng: Random, seat: int,
-                 path: list[_Node]) -> None:
-        """One descent from ``node`` (the last of ``path``) in the world ``state``."""
+                 path: list[_Node]) -> tuple[float, float]:
+        """One descent from ``node`` (the last of ``path``) in the world ``state``.
+
+        Backs the outcome up ``path`` (which it extends) and returns ``seat``'s
+        win value and points in this world.
+        """
         while state.outcome is None:
             if self.model_opponents and state.to_move != seat:
                 # The other seats play the playout policy on their sampled hands.
@@ -209,6 +210,7 @@ class ISMCTSBot(Bot):
             n.visits += 1
             if n.player >= 0:
                 n.value += values[n.player]
+        return values[seat], points_estimate(state, seat)
 
     def _choose(self, view: PlayerView, legal: tuple[int, ...], rng: Random) -> int:
         result = self.search(view, rng)

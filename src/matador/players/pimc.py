@@ -98,7 +98,7 @@ def evaluate_worlds(make_world: Callable[[Random], HandState], seat: int,
                 wins = win_values(child)
                 stats[m].add(wins[seat], _points(child, seat))
             else:
-                stats[m].add(value[seat], _points_estimate(child, seat))
+                stats[m].add(value[seat], points_estimate(child, seat))
         i += 1
     return SearchResult(stats, i)
 
@@ -108,8 +108,12 @@ def _points(state: HandState, seat: int) -> float:
     return float(state.outcome.points[seat])
 
 
-def _points_estimate(state: HandState, seat: int) -> float:
-    """Points after a greedy finish of a copy (the exact search values wins, not points)."""
+def points_estimate(state: HandState, seat: int) -> float:
+    """``seat``'s points in ``state`` once over, after a greedy finish of a copy if need be.
+
+    The exact endgame search values wins, not points, so the points of a
+    solved world come from this finish.
+    """
     if state.outcome is None:
         state = state.copy()
         greedy_rollout(state, Random(0), 0.0)
