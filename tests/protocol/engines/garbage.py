@@ -4,7 +4,8 @@ import sys
 
 from _mini import out, serve
 
-MODE = sys.argv[1] if len(sys.argv) > 1 else "text"
+MODE = "text"
+"""What to answer (the first argument, read when run): ``text`` or ``move``."""
 
 
 def go(view: dict, k: int) -> None:
@@ -15,4 +16,5 @@ def go(view: dict, k: int) -> None:
 
 
 if __name__ == "__main__":
+    MODE = sys.argv[1] if len(sys.argv) > 1 else "text"
     serve(go, "garbage")

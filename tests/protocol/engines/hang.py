@@ -5,7 +5,8 @@ import time
 
 from _mini import after, legal, out, serve
 
-GOOD = after(sys.argv)
+GOOD = 0
+"""Good moves before misbehaving (the first argument, read when run)."""
 
 
 def go(view: dict, k: int) -> None:
@@ -15,4 +16,5 @@ def go(view: dict, k: int) -> None:
 
 
 if __name__ == "__main__":
+    GOOD = after(sys.argv)
     serve(go, "hang")

@@ -4,7 +4,8 @@ import sys
 
 from _mini import after, legal, out, serve
 
-GOOD = after(sys.argv)
+GOOD = 0
+"""Good moves before misbehaving (the first argument, read when run)."""
 TILES = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
 
 
@@ -17,4 +18,5 @@ def go(view: dict, k: int) -> None:
 
 
 if __name__ == "__main__":
+    GOOD = after(sys.argv)
     serve(go, "illegal")
