@@ -16,11 +16,9 @@ import pytest
 from matador.core.moves import DRAW, MOVES, Move
 from matador.core.rules import PRESETS, Rules
 from matador.core.state import Deal, HandState, Reason
-from matador.core.tables import tables_for
 from matador.core.tiles import NAMES, Tile
 from matador.core.view import PlayerView
 from matador.players.base import Budget
-from matador.players.heuristic import greedy_move
 from matador.players.ismcts import EXPAND_AFTER, ISMCTSBot, choice_log_likelihood
 from matador.players.pimc import PIMCBot, SearchResult, evaluate_worlds
 from matador.players.rollout import EndgameSolver, greedy_rollout, policy_move, win_values
@@ -254,22 +252,20 @@ LIKELY, UNLIKELY = "1-4 2-5 0-1", "1-4 4-6 4-5"
 
 
 def test_choice_log_likelihood_favours_worlds_where_the_play_was_greedy() -> None:
-    """The observed play's log-probability is <= 0, and higher where it was the greedy pick."""
+    """The observed play's log-probability is <= 0: above a uniform choice's where it was the
+    playout policy's pick, below it where it was a poor one."""
     likely = dealt([MINE, LIKELY], BONE, ("3-3", "R4-1"))
     unlikely = dealt([MINE, UNLIKELY], BONE, ("3-3", "R4-1"))
     view = likely.view(0)
-    # the premise: what greedy plays for seat 1 at 3|3 in each world
+    # the premise: what the playout policy plays for seat 1 at 3|3 in each world
     for theirs, tile in [(LIKELY, "1-4"), (UNLIKELY, "4-6")]:
         before = dealt([MINE, theirs], BONE, ("3-3",))
         legal = before.legal_move_ids()
-        assert legal[-1] < DRAW
-        move = greedy_move(tables_for(before.rules), before.hands[1], 3, 3, legal)
-        assert NAMES[MOVES[move].tile] == tile
+        assert legal[-1] < DRAW and len(legal) == 6
+        assert NAMES[MOVES[policy_move(before, random.Random(0), 0.0)].tile] == tile
     high = choice_log_likelihood(view, likely)
     low = choice_log_likelihood(view, unlikely)
-    assert low < high <= 0.0
-    assert high > math.log(0.5) - 0.5  # greedy pick, tied only with its L twin
-    assert low < math.log(0.5) - 1.0
+    assert low < math.log(1 / 6) < high <= 0.0
 
 
 def test_choice_log_likelihood_ignores_the_observers_own_choices() -> None:

@@ -11,8 +11,8 @@ tree) and three or four (multi-player back-ups).
 Worlds are not all equally plausible: a seat's voluntary choices say
 something about its hand. The search draws its worlds from a pool, each
 weighted by how likely the other seats' observed choices were under a
-softmax of the greedy evaluation (a tempered likelihood, so no world
-dominates).
+softmax of the playout policy's evaluation (a tempered likelihood, so no
+world dominates).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from random import Random
 
 from matador.core.moves import DRAW
 from matador.core.state import HandState
+from matador.core.tiles import ALL_TILES
 from matador.core.view import PlayerView
 from matador.players.base import Bot, Budget
 from matador.players.heuristic import play_score
@@ -38,8 +39,13 @@ from matador.players.rollout import (
 
 EXPLORATION = 0.7
 """UCB1 exploration constant (values are in [0, 1])."""
-TEMPERATURE = 6.0
-"""Softmax temperature (in greedy score points) of the choice model behind world weights."""
+TEMPERATURE = 20.0
+"""Softmax temperature (in greedy score points) of the choice model behind world weights.
+
+Chosen offline: over 481 decisions of PIMC-against-PIMC games (classic, two
+players), worlds weighted at 16 to 40 predicted the opponent's hand best
+(Brier score of the per-tile marginals 0.1283 against 0.1353 for uniform
+worlds; 6 gave 0.1320)."""
 EXPAND_AFTER = 4
 """Visits a node needs before the tree grows below it (fewer, noisier nodes otherwise)."""
 PAIRED_ROOT = True
@@ -66,6 +72,8 @@ class _Node:
 def choice_log_likelihood(view: PlayerView, world: HandState) -> float:
     """Log-probability of the other seats' observed plays in ``world`` under a softmax policy.
 
+    The policy scores plays as the playouts do (:func:`policy_move`: the
+    mover's hand, the tiles it has not seen, the next seat's tile count).
     Only decisions between plays count: whether a seat drew or passed is
     already certain in every consistent world (R15-R17).
     """
@@ -77,9 +85,13 @@ def choice_log_likelihood(view: PlayerView, world: HandState) -> float:
         if s != view.seat and m < DRAW:
             legal = state.legal_move_ids()
             if len(legal) > 1 and legal[-1] < DRAW:
-                hand = state.hands[s]
-                scores = [play_score(tb, hand, x, state.left, state.right) / TEMPERATURE
-                          for x in legal]
+                hands = state.hands
+                hand = hands[s]
+                unseen = ALL_TILES & ~hand & ~state.played
+                nxt = hands[(s + 1) % state.players].bit_count()
+                bone = state.boneyard_size
+                scores = [play_score(tb, hand, x, state.left, state.right, unseen, nxt, bone)
+                          / TEMPERATURE for x in legal]
                 top = max(scores)
                 log_z = top + math.log(sum(math.exp(v - top) for v in scores))
                 total += scores[legal.index(m)] - log_z
