@@ -42,10 +42,10 @@ EXPLORATION = 0.7
 TEMPERATURE = 20.0
 """Softmax temperature (in greedy score points) of the choice model behind world weights.
 
-Chosen offline: over 481 decisions of PIMC-against-PIMC games (classic, two
-players), worlds weighted at 16 to 40 predicted the opponent's hand best
-(Brier score of the per-tile marginals 0.1283 against 0.1353 for uniform
-worlds; 6 gave 0.1320)."""
+Chosen offline with ``benchmarks/inference.py``: over 481 decisions of
+PIMC-against-PIMC games (classic, two players), worlds weighted at 20 to 40
+predicted the opponent's hand best (Brier score of the per-tile marginals
+0.1279 against 0.1355 for uniform worlds; 6 gave 0.1311)."""
 EXPAND_AFTER = 4
 """Visits a node needs before the tree grows below it (fewer, noisier nodes otherwise)."""
 PAIRED_ROOT = True
