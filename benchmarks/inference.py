@@ -26,6 +26,7 @@ import statistics
 from unittest import mock
 
 from matador.core.rules import Rules
+from matador.core.sampling import sample_world, sampler_for
 from matador.core.state import HandState
 from matador.core.view import PlayerView
 from matador.players import ismcts, make_bot
@@ -42,7 +43,7 @@ def decisions(preset: str, bots: str, games: int, seed: int
         state = HandState.new(rules, 2, rng)
         while state.outcome is None:
             seat = state.to_move
-            view = state.view(seat)
+            view = PlayerView.of(state, seat)
             legal = view.legal_move_ids()
             if seat == 0 and len(legal) > 1 and state.ply >= 3:
                 out.append((view, state.hands[1]))
@@ -79,8 +80,8 @@ def main() -> None:
     for t in args.temperatures:
         scores[f"T={t:g}"] = []
     for view, truth in positions:
-        sampler = view.sampler()
-        worlds = [sampler.sample(rng) for _ in range(args.worlds)]
+        sampler = sampler_for(view)
+        worlds = [sample_world(sampler, rng) for _ in range(args.worlds)]
         scores["uniform"].append(brier(view, truth, worlds, [1.0] * len(worlds)))
         for t in args.temperatures:
             with mock.patch.object(ismcts, "TEMPERATURE", t):

@@ -18,6 +18,7 @@ import time
 
 from matador.core.rules import PRESETS, Rules
 from matador.core.state import HandState
+from matador.core.view import PlayerView
 from matador.players import LEVELS, make_bot
 
 
@@ -34,10 +35,10 @@ def measure(level: str, preset: str, players: int, hands: int, seed: int) -> lis
             seat = state.to_move
             if seat == 0 and len(state.legal_move_ids()) > 1:
                 start = time.perf_counter()
-                move = bot.choose(state.view(seat), rng)
+                move = bot.choose(PlayerView.of(state, seat), rng)
                 times.append(time.perf_counter() - start)
             else:
-                move = greedy.choose(state.view(seat), rng)
+                move = greedy.choose(PlayerView.of(state, seat), rng)
             state.play(move)
     return times
 

@@ -28,6 +28,7 @@ from matador.core.errors import IllegalMoveError, MatadorError
 from matador.core.moves import DRAW, MOVE_TILE, NUM_MOVES, PLAY_BASE
 from matador.core.record import Record, parse_record, replay
 from matador.core.rules import Rules
+from matador.core.sampling import sample_world
 from matador.core.state import HandState, Reason
 from matador.core.tiles import ALL_TILES, NAMES, mask_of, pips_of
 from matador.core.view import PlayerView
@@ -66,7 +67,7 @@ def random_sim_test(rules: Rules, players: int, *, hands: int = 10, rng: random.
             _check_position(state, rng)
             if check_views:
                 for seat in range(players):
-                    view = state.view(seat)
+                    view = PlayerView.of(state, seat)
                     report.views += 1
                     _check_view(state, view)
                     if state.to_move == seat and state.ply in sample_plies:
@@ -158,8 +159,8 @@ def _check_view(state: HandState, view: PlayerView) -> None:
 
 
 def _check_sample(state: HandState, view: PlayerView, rng: random.Random) -> None:
-    world = view.sample(rng)
-    if world.view(view.seat).to_json() != view.to_json():
+    world = sample_world(view, rng)
+    if PlayerView.of(world, view.seat).to_json() != view.to_json():
         raise _fail(state, f"a world sampled for seat {view.seat} does not reproduce its view")
     if world.hand_sizes() != state.hand_sizes() or world.legal_mask() != state.legal_mask():
         raise _fail(state, "a sampled world disagrees on public facts")

@@ -116,8 +116,8 @@ def test_overrides(matador: Any) -> None:
     ("target=13", "rules.overrides.target"),
     ("target=seven", "rules.overrides.target"),
     ("matador_optional=1", "rules.overrides.matador_optional"),
-    ('hand_size={"2": 7}', "rules.overrides.hand_size"),  # no size for 3 and 4 players
-    ("hand_size=10", "rules.overrides.hand_size"),  # 4 x 10 > 28 tiles
+    ('hand_size={"3": 7}', "players"),  # no size for 2 players (section 7: checked per deal)
+    ("hand_size=15", "players"),  # 2 x 15 > 28 tiles
     ('hand_size={"5": 1}', "rules.overrides.hand_size.5"),
     ("players=[1, 4]", "rules.overrides.players"),
 ])

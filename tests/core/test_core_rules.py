@@ -179,7 +179,7 @@ def test_the_matadors_follow_the_target() -> None:
     ({"players": [1, 4]}, "rules.overrides.players"),
     ({"per_join": True}, "rules.overrides.per_join"),
     ({"unknown": 1}, "rules.overrides.unknown"),
-    ({"hand_size": {"3": 5}}, "rules.overrides.hand_size"),
+    ({"hand_size": {"1": 5}}, "rules.overrides.hand_size.1"),
 ])
 def test_bad_overrides_name_the_parameter(overrides, where) -> None:
     with pytest.raises(RulesError) as err:

@@ -18,6 +18,7 @@ from matador.core.errors import InvalidMoveError, InvalidTileError, MatadorError
 from matador.core.moves import DRAW, MOVE_TILE, Move
 from matador.core.record import Record, parse_record, replay
 from matador.core.rules import PARAMETERS, PRESETS, Rules
+from matador.core.sampling import sample_world
 from matador.core.state import HandState
 from matador.core.tiles import ALL_TILES, NAMES, Tile, mask_of
 from matador.core.view import PlayerView
@@ -77,7 +78,7 @@ def test_random_hands_conserve_tiles_and_round_trip(case: tuple[Rules, int],
         assert union == ALL_TILES
         if rng.random() < 0.2:
             seat = rng.randrange(players)
-            view = state.view(seat)
+            view = PlayerView.of(state, seat)
             seats_checked += 1
             known = mask_of(view.dealt) | mask_of(view.own_draws.values()) | _line(state)
             hidden = ALL_TILES & ~known
@@ -110,9 +111,9 @@ def test_sampled_worlds_reproduce_the_view(case: tuple[Rules, int], rng: random.
         ids = state.legal_move_ids()
         state.push(ids[rng.randrange(len(ids))])
     assume(not state.is_over)
-    view = state.view(state.to_move)
-    world = view.sample(rng)
-    assert world.view(view.seat).to_json() == view.to_json()
+    view = PlayerView.of(state, state.to_move)
+    world = sample_world(view, rng)
+    assert PlayerView.of(world, view.seat).to_json() == view.to_json()
     replayed = parse_record(Record.of(world).dumps(with_result=False))
     assert replayed.moves == tuple(state.moves)
 
@@ -195,7 +196,7 @@ def test_views_from_json_refuse_impossible_views() -> None:
     """An MEP view naming a tile twice, or an illegal own move, is refused."""
     rng = random.Random(4)
     state = HandState.new(Rules.from_preset("classic"), 2, rng)
-    view = state.view(0).to_json()
+    view = PlayerView.of(state, 0).to_json()
     bad = dict(view, hand=[view["hand"][0]] * len(view["hand"]))
     try:
         PlayerView.from_json(bad)

@@ -123,8 +123,8 @@ def test_an_unknown_preset_is_refused(preset) -> None:
     ("hand_size", True, "rules.overrides.hand_size"),
     ("hand_size", [5], "rules.overrides.hand_size"),
     ("hand_size", {}, "rules.overrides.hand_size"),
-    ("hand_size", 8, "rules.overrides.hand_size"),      # 4 players x 8 > 28 tiles
-    ("hand_size", {"2": 5}, "rules.overrides.hand_size"),  # no size for 3 and 4 players
+    ("hand_size", 15, "players"),                       # 2 players x 15 > 28 tiles
+    ("hand_size", {"3": 5}, "players"),                 # no size for this record's 2 players
     ("players", [1, 4], "rules.overrides.players"),
     ("players", [2, 5], "rules.overrides.players"),
     ("players", [3, 2], "rules.overrides.players"),
@@ -133,7 +133,7 @@ def test_an_unknown_preset_is_refused(preset) -> None:
     ("players", [True, 4], "rules.overrides.players"),
     ("set_aside", -1, "rules.overrides.set_aside"),
     ("set_aside", 29, "rules.overrides.set_aside"),
-    ("set_aside", 9, "rules.overrides.hand_size"),      # 4 x 5 + 9 > 28: the sizes clash
+    ("set_aside", 19, "players"),                       # 2 x 5 + 19 > 28: the sizes clash
     ("matador_anytime", 1, "rules.overrides.matador_anytime"),
     ("matador_optional", "true", "rules.overrides.matador_optional"),
     ("per_join", True, "rules.overrides.per_join"),

@@ -9,6 +9,7 @@ import pytest
 from matador.core.record import Record
 from matador.core.rules import PRESETS, Rules
 from matador.core.state import HandState
+from matador.core.view import PlayerView
 from matador.players import LEVELS, Bot, BotError, Budget, OracleBot, make_bot
 from matador.players.analysis import analyse, label, review
 
@@ -21,7 +22,7 @@ def _play(state: HandState, bots: list[Bot], rng: random.Random) -> None:
         if isinstance(bot, OracleBot):
             move = bot.choose_with_truth(state, rng)
         else:
-            move = bot.choose(state.view(state.to_move), rng)
+            move = bot.choose(PlayerView.of(state, state.to_move), rng)
         state.play(move)  # validated: an illegal move raises
 
 
@@ -39,7 +40,7 @@ def test_cheater_needs_the_oracle_path() -> None:
     while len(state.legal_move_ids()) < 2:
         state.push(state.legal_move_ids()[0])
     with pytest.raises(BotError, match="true state"):
-        make_bot("cheater:2it").choose(state.view(state.to_move), random.Random(1))
+        make_bot("cheater:2it").choose(PlayerView.of(state, state.to_move), random.Random(1))
 
 
 @pytest.mark.parametrize("spec", ["pimc:30it", "ismcts:200it", "heuristic", "random"])
@@ -54,7 +55,7 @@ def test_bots_are_deterministic_for_a_seed_and_iteration_budget(spec: str) -> No
             state.push(state.legal_move_ids()[0])
         if state.is_over:
             continue
-        view = state.view(state.to_move)
+        view = PlayerView.of(state, state.to_move)
         moves = {make_bot(spec).choose(view, random.Random(3)) for _ in range(2)}
         assert len(moves) == 1
 
@@ -84,7 +85,7 @@ def test_analysis_covers_every_legal_move() -> None:
                 0)
     state = HandState(rules, deal)
     state.play("0-3")
-    view = state.view(1)
+    view = PlayerView.of(state, 1)
     result = analyse(view, Budget(iterations=30), random.Random(1))
     assert {str(m.move) for m in result.moves} == {str(m) for m in view.legal_moves}
     assert all(0.0 <= m.win <= 1.0 and m.samples == 30 for m in result.moves)
@@ -104,7 +105,7 @@ def test_analysis_sees_a_forced_win() -> None:
     state.play("draw")  # seat 1 cannot join 3 (R9): it draws until it can
     while state.to_move == 1:
         state.play(state.legal_move_ids()[0])
-    view = state.view(0)
+    view = PlayerView.of(state, 0)
     if "L4-4" in view.legal_moves or "R4-4" in view.legal_moves:
         result = analyse(view, Budget(iterations=10), random.Random(1))
         assert result.best.win == 1.0 and str(result.best.move) in ("L4-4", "R4-4")

@@ -108,7 +108,7 @@ def test_R18_after_boneyard_bots_lay_the_last_drawn_tile_and_win(kind: str) -> N
                      matador_optional=True)
     assert state.hands[0] == 0 and state.to_move == 0
     state.play("draw")
-    view = state.view(0)
+    view = PlayerView.of(state, 0)
     assert view.boneyard_size == 0 and set(map(str, view.legal_moves)) >= {"pass"}
     move = choose(kind, view)
     assert move != "pass"
@@ -128,7 +128,7 @@ def _out_with_last_matador() -> PlayerView:
     state = position("classic", ["1-1 2-5", "0-2 0-3"],
                      "4-4 3-3 0-4 3-6 0-5 1-2 1-3 1-4 2-2 2-3 2-4 4-5 5-5",
                      ("1-1", "draw", "draw", "draw", "draw", "R6-3"))
-    view = state.view(0)
+    view = PlayerView.of(state, 0)
     assert view.hand_sizes == (1, 5) and view.boneyard_size == 9
     assert "draw" in view.legal_moves
     return view
@@ -164,7 +164,7 @@ def test_R20_bots_shed_the_heavier_tile(kind: str) -> None:
     """The same choice from a view: both bots lay ``4-6`` rather than ``4-5``."""
     state = position("classic", ["4-5 4-6 6-6", "3-3 0-1 0-2"], "5-6 1-1 0-6 0-3", ("3-3",),
                      leader=1)
-    assert tile_of(Move.parse(choose(kind, state.view(0)))) == "4-6"
+    assert tile_of(Move.parse(choose(kind, PlayerView.of(state, 0)))) == "4-6"
 
 
 # --------------------------------------------------------------------------- matadors (R10)
@@ -194,7 +194,7 @@ def test_R10_bots_keep_their_matadors_when_a_plain_tile_fits(kind: str) -> None:
     """From a view (seat 1 opened 3-3): both bots lay ``1-4``, not a matador."""
     state = position("classic", ["2-5 3-4 1-4", "3-3 0-1 0-2"], "5-6 6-6 0-6 1-1", ("3-3",),
                      leader=1)
-    view = state.view(0)
+    view = PlayerView.of(state, 0)
     assert any(tile_of(m) == "3-4" for m in view.legal_move_ids())
     assert tile_of(Move.parse(choose(kind, view))) == "1-4"
 
@@ -242,7 +242,7 @@ def test_R15_greedy_spends_a_matador_when_it_keeps_another() -> None:
 def _last_matador(opponent: str, boneyard: str, moves: tuple[str, ...]) -> PlayerView:
     """Seat 0 holds ``2-5 5-5`` at 1|3, so its only plays spend its last matador."""
     state = position("classic", ["1-1 2-5 5-5", opponent], boneyard, ("1-1", *moves))
-    view = state.view(0)
+    view = PlayerView.of(state, 0)
     assert view.ends == (1, 3) and "draw" in view.legal_moves
     assert {tile_of(m) for m in view.legal_move_ids() if m < DRAW} == {"2-5"}
     return view
@@ -287,7 +287,7 @@ def test_R15_R16_after_one_draw_the_bots_pass_rather_than_spend_the_last_matador
     scores below zero); the heuristic passes unless the next seat holds a single tile."""
     mine = "1-1 0-2 5-5" if len(opponent.split()) == 3 else "1-1 0-2"
     state = position("russian", [mine, opponent], "2-5 4-4 3-3", ("1-1", "R6-3", "draw"))
-    view = state.view(0)
+    view = PlayerView.of(state, 0)
     assert "pass" in view.legal_moves and "draw" not in view.legal_moves
     assert choose("greedy", view) == "pass"
     move = choose("heuristic", view)
@@ -304,7 +304,7 @@ def test_R15_R22_bots_spend_the_last_matador_rather_than_pass_when_it_scores() -
     points at once (passing would cost the pass penalty instead)."""
     state = position("six", ["0-1 0-2 0-3 0-4", "0-0 1-1 2-2 3-4"], "0-6 4-4 5-5",
                      ("0-0", "draw"), leader=1)
-    view = state.view(0)
+    view = PlayerView.of(state, 0)
     legal = view.legal_move_ids()
     assert PASS in legal
     tb = view.tables
@@ -325,7 +325,7 @@ def _void_opponent() -> HandState:
 
 def test_R17_might_hold_excludes_what_a_pass_proves() -> None:
     """R17: a pass at 2|3 (empty boneyard) proves seat 1 holds no 5, no 4, no matador."""
-    view = _void_opponent().view(0)
+    view = PlayerView.of(_void_opponent(), 0)
     might = view.might_hold(1)
     tb = view.tables
     assert not might & (tb.join[2] | tb.join[3] | tb.matadors)
@@ -339,7 +339,7 @@ def test_R17_heuristic_blocks_an_end_the_next_seat_is_proven_void_in() -> None:
     a 1. Greedy sheds; the heuristic blocks, and only because the pass proved the void
     (on the unseen tiles alone, R4-6 would score higher)."""
     state = _void_opponent()
-    view = state.view(0)
+    view = PlayerView.of(state, 0)
     assert names(view.legal_move_ids()) == ["L5-3", "R4-6"]
     assert choose("greedy", view) == "R4-6"
     assert choose("heuristic", view) == "L5-3"
@@ -357,7 +357,7 @@ def test_R17_heuristic_blocks_an_end_the_next_seat_is_proven_void_in() -> None:
 
 def test_block_value_of_a_proven_void_is_the_full_lost_turn() -> None:
     """With no tile of ``might`` fitting, the next seat is void for sure (p = 1)."""
-    view = _void_opponent().view(0)
+    view = PlayerView.of(_void_opponent(), 0)
     tb = view.tables
     might = view.might_hold(1)
     value = block_value(might, 4, tb.playable_against[3][3], 0)

@@ -63,7 +63,7 @@ def midhand(preset: str, players: int, seed: int) -> PlayerView:
         state = HandState.new(Rules.from_preset(preset), players, rng)
         while state.outcome is None:
             if state.ply >= 4 and len(state.legal_move_ids()) >= 3:
-                return state.view(state.to_move)
+                return PlayerView.of(state, state.to_move)
             state.push(policy_move(state, rng, 0.0))
     raise AssertionError("no suitable position")
 
@@ -256,7 +256,7 @@ def test_choice_log_likelihood_favours_worlds_where_the_play_was_greedy() -> Non
     playout policy's pick, below it where it was a poor one."""
     likely = dealt([MINE, LIKELY], BONE, ("3-3", "R4-1"))
     unlikely = dealt([MINE, UNLIKELY], BONE, ("3-3", "R4-1"))
-    view = likely.view(0)
+    view = PlayerView.of(likely, 0)
     # the premise: what the playout policy plays for seat 1 at 3|3 in each world
     for theirs, tile in [(LIKELY, "1-4"), (UNLIKELY, "4-6")]:
         before = dealt([MINE, theirs], BONE, ("3-3",))
@@ -272,7 +272,7 @@ def test_choice_log_likelihood_ignores_the_observers_own_choices() -> None:
     """Before seat 1 has chosen anything, every world is equally likely (log 1 = 0)."""
     likely = dealt([MINE, LIKELY], BONE, ("3-3",))
     unlikely = dealt([MINE, UNLIKELY], BONE, ("3-3",))
-    view = likely.view(0)
+    view = PlayerView.of(likely, 0)
     assert choice_log_likelihood(view, likely) == 0.0
     assert choice_log_likelihood(view, unlikely) == 0.0
 

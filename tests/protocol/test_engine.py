@@ -31,7 +31,7 @@ def opening(seed: int = 3, players: int = 2) -> HandState:
 
 
 def position(state: HandState, seat: int) -> str:
-    return "position " + state.view(seat).dumps()
+    return "position " + PlayerView.of(state, seat).dumps()
 
 
 # -- handshake and options -----------------------------------------------------------------
@@ -109,7 +109,7 @@ def test_a_full_hand_move_by_move_one_engine_per_seat() -> None:
             assert pipe.quiet("newhand") == []
         while not state.is_over:
             s = state.to_move
-            view = state.view(s)
+            view = PlayerView.of(state, s)
             own_draws += sum(m.startswith("draw ") for m in view.to_json()["moves"])
             assert pipes[s].quiet(position(state, s)) == []
             answer = pipes[s].ask("go", "bestmove")
@@ -161,7 +161,7 @@ def test_analyse_values_every_legal_move() -> None:
     pipe = Pipe.engine("greedy")
     try:
         state = opening(seed=5)
-        view = state.view(state.to_move)
+        view = PlayerView.of(state, state.to_move)
         pipe.quiet(position(state, state.to_move))
         lines = pipe.ask("analyse iterations 12", "analysisok")
     finally:

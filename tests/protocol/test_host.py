@@ -12,6 +12,7 @@ from mep_pipe import broken, engine_command
 from matador.core.errors import MatadorError
 from matador.core.rules import Rules
 from matador.core.state import HandState
+from matador.core.view import PlayerView
 from matador.protocol.host import EngineOption, EngineProcess, ProtocolError, Transcript
 
 
@@ -22,7 +23,7 @@ def opening(seed: int = 3) -> HandState:
 def test_handshake_options_and_a_move_with_a_transcript() -> None:
     transcript = Transcript()
     state = opening()
-    view = state.view(state.to_move)
+    view = PlayerView.of(state, state.to_move)
     with EngineProcess(engine_command("pimc:8it"), transcript=transcript) as engine:
         assert engine.id["name"] == "matador pimc:8it"
         assert engine.options["iterations"] == EngineOption(
@@ -56,10 +57,10 @@ def test_refusals_are_errors_but_the_engine_stays_in_step() -> None:
         with pytest.raises(ProtocolError, match="error position: ") as e:
             engine.go()
         assert e.value.kind == "refused" and engine.alive
-        other = state.view(1 - state.to_move)
+        other = PlayerView.of(state, 1 - state.to_move)
         with pytest.raises(ProtocolError, match=f"seat {other.seat} is not to move"):
             engine.analyse(other)
-        view = state.view(state.to_move)
+        view = PlayerView.of(state, state.to_move)
         assert engine.play(view) in view.legal_moves  # back in step
 
 
@@ -91,7 +92,7 @@ def test_an_engine_that_crashes_on_go() -> None:
     state = opening()
     engine = EngineProcess(broken("crash"))
     with pytest.raises(ProtocolError) as e:
-        engine.play(state.view(state.to_move))
+        engine.play(PlayerView.of(state, state.to_move))
     assert e.value.kind == "crash"
     assert "exited with status 1 before answering 'go'" in str(e.value)
     assert "RuntimeError: boom: the engine fell over" in str(e.value)
@@ -106,7 +107,7 @@ def test_an_engine_that_hangs_is_killed_after_the_timeout() -> None:
     engine = EngineProcess(broken("hang"))
     start = time.monotonic()
     with pytest.raises(ProtocolError, match=r"did not answer 'go' within 1\.1 s") as e:
-        engine.play(state.view(state.to_move), movetime=100)  # waits 0.1 s + 1 s
+        engine.play(PlayerView.of(state, state.to_move), movetime=100)  # waits 0.1 s + 1 s
     took = time.monotonic() - start
     assert e.value.kind == "timeout" and 1.0 <= took < 3.0
     assert not engine.alive and engine._proc.poll() is not None  # killed, not left running
@@ -114,7 +115,7 @@ def test_an_engine_that_hangs_is_killed_after_the_timeout() -> None:
 
 def test_an_engine_that_plays_an_illegal_move() -> None:
     state = opening()
-    view = state.view(state.to_move)
+    view = PlayerView.of(state, state.to_move)
     with EngineProcess(broken("illegal")) as engine:
         with pytest.raises(ProtocolError, match=r"played \S+, which is illegal at ply 0 "
                                                 r"for seat \d \(legal: ") as e:
@@ -131,7 +132,7 @@ def test_an_engine_that_prints_garbage(mode: str, message: str) -> None:
     state = opening()
     engine = EngineProcess(broken("garbage", mode))
     with pytest.raises(ProtocolError, match=message) as e:
-        engine.play(state.view(state.to_move))
+        engine.play(PlayerView.of(state, state.to_move))
     assert e.value.kind == "invalid" and not engine.alive
 
 
@@ -140,5 +141,5 @@ def test_an_engine_that_refuses_every_go() -> None:
     with EngineProcess(broken("refuse")) as engine:
         with pytest.raises(ProtocolError, match="refused to move: 'error go: I would rather "
                                                 "not'") as e:
-            engine.play(state.view(state.to_move))
+            engine.play(PlayerView.of(state, state.to_move))
         assert e.value.kind == "refused" and engine.alive

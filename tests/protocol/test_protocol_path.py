@@ -20,7 +20,7 @@ from matador.core.moves import Move
 from matador.core.rules import Rules
 from matador.core.state import Deal, HandState
 from matador.core.tiles import Tile
-from matador.core.view import state_view
+from matador.core.view import PlayerView
 from matador.players.arena import ArenaResult, Contestant, deal_rng, run_arena
 from matador.protocol.contestant import EngineContestant, make_contestant
 from matador.protocol.host import Transcript
@@ -101,7 +101,7 @@ def true_views(rules: Rules, players: int, seed: int, deals: int,
         state = HandState(rules, deal)
         for text in view["moves"]:
             state.play(Move.DRAW if text.startswith("draw ") else Move.parse(text))
-        truths.append(state_view(state, seat).to_json())
+        truths.append(PlayerView.of(state, seat).to_json())
     assert truths, "every view's hand is that of one of the arena's deals"
     return truths
 

@@ -12,6 +12,7 @@ from matador.core.record import Record
 from matador.core.rules import Rules
 from matador.core.state import HandState
 from matador.core.tiles import HALVES, NUM_TILES
+from matador.core.view import PlayerView
 from matador.players import make_bot
 from matador.ui.describe import (
     announce,
@@ -70,17 +71,17 @@ def test_no_hidden_tile_on_a_seat_screen(preset: str, players: int) -> None:
         state = HandState.new(rules, players, rng)
         while not state.is_over:
             for seat in range(players):
-                view = state.view(seat)
+                view = PlayerView.of(state, seat)
                 hidden = ((1 << NUM_TILES) - 1) & ~view.hand_mask & ~view.played
                 text = plain(render_table(table_from_view(view, names(players))))
                 if seat == state.to_move:
                     text += "\n".join(f"{e.notation} {e.text}" for e in menu_entries(view))
                 assert shown(text, hidden) == [], (seat, state.moves, text)
             mover = state.to_move
-            move = bot.choose(state.view(mover), rng)
+            move = bot.choose(PlayerView.of(state, mover), rng)
             heard = announce(rules, state.left, state.right, move, "X")
             state.push(move)
-            after = state.view((mover + 1) % players)
+            after = PlayerView.of(state, (mover + 1) % players)
             assert shown(heard, ((1 << NUM_TILES) - 1) & ~after.hand_mask & ~after.played) == []
 
 
@@ -89,13 +90,13 @@ def test_own_hand_and_line_are_drawn_as_faces() -> None:
     rules = Rules.from_preset("classic")
     state = HandState.new(rules, 2, random.Random(4))
     seat = state.to_move
-    view = state.view(seat)
+    view = PlayerView.of(state, seat)
     text = plain(render_table(table_from_view(view, names(2))))
     for t in view.hand:
         a, b = HALVES[t]
         assert f"[{a}|{b}]" in text
     state.push(state.legal_move_ids()[0])
-    view = state.view(seat)
+    view = PlayerView.of(state, seat)
     line = line_text(table_from_view(view, names(2)))
     a, b = view.line[0]
     assert line.plain == f" {a}  [{a}|{b}]  {b} "
@@ -122,7 +123,7 @@ def test_breakdown_adds_up() -> None:
         for _ in range(10):
             state = HandState.new(rules, 3, rng)
             while not state.is_over:
-                state.push(bot.choose(state.view(state.to_move), rng))
+                state.push(bot.choose(PlayerView.of(state, state.to_move), rng))
             parts = breakdown(Record.of(state))
             assert state.outcome is not None
             assert [b.total for b in parts] == list(state.outcome.points)
@@ -147,7 +148,7 @@ def test_forced_draw_reason() -> None:
     state = HandState.new(rules, 2, random.Random(1))
     bot = make_bot("greedy")
     while not state.is_over:
-        view = state.view(state.to_move)
+        view = PlayerView.of(state, state.to_move)
         if list(view.legal_moves) == [Move.DRAW]:
             text = forced_text(view, Move.DRAW)
             assert "you draw (R16)" in text
@@ -170,7 +171,7 @@ def test_parse_input_explains() -> None:
                        "set_aside": [], "leader": 0}, rules, 2)
     state = HandState(rules, deal)
     state.play("0-3")
-    view = state.view(1)
+    view = PlayerView.of(state, 1)
     entries = menu_entries(view)
     assert [e.notation for e in entries] == ["R4-0", "R4-1", "R4-6"]
     assert entries[0].text == "[4|0] on the right end: 4 joins 3, new end 0"
@@ -186,7 +187,7 @@ def test_parse_input_explains() -> None:
     assert "(R9)" in str(parse_input(view, "2-2", entries))
     state.play("R4-0")
     state.play("draw")  # seat 0 draws 0-0: a matador it may lay on either end, or draw past
-    view = state.view(0)
+    view = PlayerView.of(state, 0)
     entries = menu_entries(view)
     assert [e.notation for e in entries] == ["L0-0", "R0-0", "draw"]
     assert "every play you have lays a matador (R15)" in entries[2].text

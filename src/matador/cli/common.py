@@ -186,11 +186,10 @@ def rules_of(preset: str, overrides: Sequence[tuple[str, Any]], players: int) ->
         rules = Rules.from_preset(preset, dict(overrides))
     except RulesError as e:
         raise CliError.of(e) from None
-    if not rules.allows_players(players):
-        lo, hi = rules.players
-        allowed = str(lo) if lo == hi else f"{lo} to {hi}"
-        raise CliError("players", f"{players} players, but {preset} allows {allowed} players "
-                                  "(change --players, or the range with --set players=[MIN,MAX])")
+    try:
+        rules.check_players(players)
+    except RulesError as e:
+        raise CliError.of(e) from None
     return rules
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 
 from matador.cli.common import EXIT_OK, CliError, override, preset_name
-from matador.core.errors import MatadorError
+from matador.core.errors import MatadorError, RulesError
 from matador.core.rules import Rules
 from matador.ui.game import HUMAN, Game, GameConfig, QuitGame, SeatSpec, Terminal
 from matador.ui.i18n import LANGUAGES, detect_language, set_language
@@ -114,9 +114,10 @@ def config_of(args: argparse.Namespace) -> GameConfig:
         seats.append(SeatSpec(HUMAN))
     while len(seats) < players:
         seats.append(SeatSpec(args.bots))
-    if not rules.allows_players(players):
-        lo, hi = rules.players
-        raise CliError("--players", f"{players} players, but {preset} allows {lo} to {hi}")
+    try:
+        rules.check_players(players)
+    except RulesError as e:
+        raise CliError("--players", e.why) from None
     save = None if args.no_save else (
         args.save or time.strftime("matador-%Y%m%d-%H%M%S.jsonl"))
     return GameConfig(preset, overrides, seats, args.seed, save, args.hint_budget,

@@ -19,7 +19,7 @@ import random
 from matador.core.errors import MatadorError
 from matador.core.record import Record
 from matador.core.rules import Rules
-from matador.core.state import Deal, HandState, Seat, _check_players
+from matador.core.state import Deal, HandState, Seat
 
 
 class Match:
@@ -34,7 +34,7 @@ class Match:
     """
 
     def __init__(self, rules: Rules, players: int, rng: random.Random) -> None:
-        _check_players(rules, players)
+        rules.check_players(players)
         self.rules = rules
         self.players = players
         self.rng = rng

@@ -29,7 +29,8 @@ from typing import Any
 from matador.core.errors import InvalidMoveError, MatadorError, RecordError, RulesError
 from matador.core.moves import MOVE_NAMES, Move
 from matador.core.rules import Rules
-from matador.core.state import Deal, HandState, Outcome, _check_players, move_ids
+from matador.core.state import Deal, HandState, Outcome, move_ids
+from matador.core.strictjson import decode_json
 
 _KEYS = ("rules", "players", "deal", "moves", "meta", "result")
 
@@ -92,47 +93,6 @@ class Record:
         return cls(state.rules, state.deal, tuple(state.moves), meta)
 
 
-class _NotJson(ValueError):
-    """Text that Python's decoder would accept but RFC 8259 JSON does not."""
-
-
-def _reject_constant(name: str) -> Any:
-    raise _NotJson(f"{name} is not a JSON value")
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _NotJson(f"duplicate key {key!r} in an object")
-        out[key] = value
-    return out
-
-
-def decode_json(data: str | bytes) -> Any:
-    """Decode UTF-8 JSON strictly, raising :class:`RecordError` at ``record``.
-
-    Stricter than :func:`json.loads`, so that a record means one thing to
-    every implementation: ``NaN`` and ``Infinity`` are refused (they are not
-    JSON), and so are duplicate keys (which value wins differs between
-    decoders). A leading byte order mark is ignored.
-    """
-    if isinstance(data, bytes):
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            raise RecordError("record", f"not valid JSON (not UTF-8: {e})") from None
-    else:
-        text = data.removeprefix("\ufeff")
-    try:
-        return json.loads(text, parse_constant=_reject_constant,
-                          object_pairs_hook=_no_duplicate_keys)
-    except RecursionError:
-        raise RecordError("record", "not valid JSON (nested too deeply)") from None
-    except ValueError as e:  # JSONDecodeError, _NotJson, an integer with too many digits
-        raise RecordError("record", f"not valid JSON ({e})") from None
-
-
 def parse_record(source: str | bytes | Mapping[str, Any]) -> Record:
     """Read and validate a record from JSON text or an already-decoded object.
 
@@ -162,9 +122,9 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> Record:
         raise RecordError(e.where, e.why) from None
     players = data["players"]
     try:
-        _check_players(rules, players)
-    except RecordError as e:
-        raise RecordError("players", e.why) from None
+        rules.check_players(players)
+    except RulesError as e:
+        raise RecordError(e.where, e.why) from None
     deal = Deal.parse(data["deal"], rules, players)
     raw_moves = data["moves"]
     if not isinstance(raw_moves, list):
@@ -245,5 +205,5 @@ def _same_json(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-__all__ = ["MatadorError", "Record", "Replay", "parse_record", "position_of", "replay",
-           "result_of"]
+__all__ = ["MatadorError", "Record", "Replay", "decode_json", "parse_record", "position_of",
+           "replay", "result_of"]

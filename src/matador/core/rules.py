@@ -143,9 +143,7 @@ class Rules:
                     f"{where}.overrides.{name}",
                 )
             values[name] = _PARAMETERS[name](value, f"{where}.overrides.{name}")
-        rules = cls(preset=preset, **values)
-        rules._check_consistent(f"{where}.overrides")
-        return rules
+        return cls(preset=preset, **values)
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> Rules:
         """A copy with more overrides applied on top of this rule set's own, validated."""
@@ -153,37 +151,65 @@ class Rules:
         merged.update(overrides)
         return Rules.from_preset(self.preset, merged)
 
-    def _check_consistent(self, where: str) -> None:
-        lo, hi = self.players
-        if isinstance(self.hand_size, tuple):
-            sizes = dict(self.hand_size)
-            for n in range(lo, hi + 1):
-                if n not in sizes:
-                    raise RulesError(
-                        f"no hand size for {n} players (players is [{lo}, {hi}])",
-                        f"{where}.hand_size",
-                    )
-        for n in range(lo, hi + 1):
-            need = n * self.hand_size_for(n) + self.set_aside
-            if need > NUM_TILES:
-                raise RulesError(
-                    f"{n} players x {self.hand_size_for(n)} tiles + {self.set_aside} set aside "
-                    f"= {need} tiles, more than the {NUM_TILES} of the set",
-                    f"{where}.hand_size",
-                )
-
     def hand_size_for(self, players: int) -> int:
-        """Tiles dealt to each of ``players`` players."""
+        """Tiles dealt to each of ``players`` players.
+
+        Raises :class:`RulesError` when ``hand_size`` is an object that does not
+        name ``players``.
+        """
         if isinstance(self.hand_size, int):
             return self.hand_size
         for n, size in self.hand_size:
             if n == players:
                 return size
-        raise RulesError(f"no hand size for {players} players", "rules.hand_size")
+        named = ", ".join(str(n) for n, _size in self.hand_size)
+        raise RulesError(f"no hand size for {players} players (hand_size names {named})",
+                         "players")
 
     def allows_players(self, players: int) -> bool:
-        """Whether these rules allow ``players`` players."""
-        return self.players[0] <= players <= self.players[1]
+        """Whether a hand for ``players`` players can be dealt under these rules.
+
+        See :meth:`check_players`, which says why not.
+        """
+        try:
+            self.check_players(players)
+        except RulesError:
+            return False
+        return True
+
+    def check_players(self, players: object) -> int:
+        """Check that a hand for ``players`` players can be dealt (R12, R13, section 7).
+
+        The count must be an integer in the ``players`` range, ``hand_size``
+        must give a size for it, and the deal may not need more than the 28
+        tiles of the set (``players`` x hand size + ``set_aside``). Rules are
+        checked per deal: rules whose range holds a count that could not be
+        dealt are valid, and only a deal for that count is refused. This is
+        the one player-count check of the package; it raises
+        :class:`RulesError` at ``players``.
+
+        >>> rules = Rules.from_preset("classic", {"hand_size": 2, "set_aside": 24})
+        >>> rules.check_players(2)
+        2
+        >>> try:
+        ...     rules.check_players(3)
+        ... except RulesError as e:
+        ...     print(e.where, "|", e.why[:50])
+        players | a deal for 3 players needs 3 x 2 tiles (hand_size)
+        """
+        lo, hi = self.players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise RulesError(f"{players!r:.40} is not a number of players", "players")
+        if not lo <= players <= hi:
+            raise RulesError(f"{players} players, but the rules allow {lo} to {hi}", "players")
+        size = self.hand_size_for(players)
+        need = players * size + self.set_aside
+        if need > NUM_TILES:
+            raise RulesError(
+                f"a deal for {players} players needs {players} x {size} tiles (hand_size) + "
+                f"{self.set_aside} set aside (set_aside) = {need} tiles, more than the "
+                f"{NUM_TILES} of the set", "players")
+        return players
 
     def is_matador(self, tile: int) -> bool:
         """Whether ``tile`` is a matador under these rules (R4)."""

@@ -28,16 +28,14 @@ from __future__ import annotations
 
 import random
 from math import comb
-from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from matador.core.errors import MatadorError, ViewError
 from matador.core.moves import DRAW, MOVE_TILE
 from matador.core.rules import FirstLeader
 from matador.core.state import Deal, HandState, highest_double_leader
 from matador.core.tiles import NUM_TILES, TILES, iter_bits, mask_of
-
-if TYPE_CHECKING:
-    from matador.core.view import PlayerView
+from matador.core.view import PlayerView
 
 MAX_ATTEMPTS = 100_000
 """Rejections tolerated in one call to :meth:`WorldSampler.sample` before giving up."""
@@ -280,7 +278,7 @@ class WorldSampler:
                             f"and set-aside need {expected}")
         self.check_leader = (view.leader_by_rule and view.leader != view.seat
                              and view.rules.first_leader is FirstLeader.HIGHEST_DOUBLE)
-        lead_void = view._lead_excluded()
+        lead_void = view.lead_excluded()
         self.models: list[_SeatModel] | None = []
         size = self.pool.bit_count()
         try:
@@ -421,3 +419,33 @@ def _replay_checked(view: PlayerView, deal: Deal) -> HandState | None:
     if view.outcome is None and state.outcome is not None:
         return None
     return state
+
+
+_SAMPLERS: WeakKeyDictionary[PlayerView, WorldSampler] = WeakKeyDictionary()
+
+
+def sampler_for(view: PlayerView) -> WorldSampler:
+    """The sampler of ``view``, built once per view and kept as long as the view lives.
+
+    Building a sampler counts the consistent deals, which costs more than a
+    sample: a search that draws many worlds from one view calls this.
+    """
+    sampler = _SAMPLERS.get(view)
+    if sampler is None:
+        sampler = WorldSampler(view)
+        _SAMPLERS[view] = sampler
+    return sampler
+
+
+def sample_world(view: PlayerView, rng: random.Random) -> HandState:
+    """A full state consistent with everything ``view``'s seat has seen, drawn uniformly.
+
+    Uniform over the deals (other hands, boneyard order, set-aside tiles)
+    under which the public history is legal, forced draws and passes
+    included (R15-R19), and the leader rule (R14) when it chose the leader.
+    Raises :class:`ViewError` for a view no deal can produce.
+    """
+    return sampler_for(view).sample(rng)
+
+
+__all__ = ["MAX_ATTEMPTS", "WorldSampler", "sample_world", "sampler_for"]

@@ -30,7 +30,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from matador.core.errors import IllegalMoveError, InvalidMoveError, RecordError
 from matador.core.moves import (
@@ -60,9 +60,6 @@ from matador.core.tiles import (
     pips_of,
     tiles_of,
 )
-
-if TYPE_CHECKING:
-    from matador.core.view import PlayerView
 
 Seat = int
 """A seat number, 0..players-1 (R13)."""
@@ -120,7 +117,7 @@ class Deal:
     def random(cls, rules: Rules, players: int, rng: random.Random,
                leader: Seat | None = None) -> Deal:
         """Shuffle and deal (R12); the leader is ``leader`` or chosen by ``first_leader`` (R14)."""
-        _check_players(rules, players)
+        rules.check_players(players)
         tiles = list(TILES)
         rng.shuffle(tiles)
         k = rules.set_aside
@@ -213,14 +210,6 @@ def highest_double_leader(hands: Sequence[Sequence[int]]) -> Seat:
     """The seat holding the highest double, else the tile with most pips (R14)."""
     best = [max(LEAD_RANK[t] for t in hand) for hand in hands]
     return best.index(max(best))
-
-
-def _check_players(rules: Rules, players: int) -> None:
-    if isinstance(players, bool) or not isinstance(players, int) or not rules.allows_players(
-        players
-    ):
-        lo, hi = rules.players
-        raise RecordError("players", f"{players!r} players, but the rules allow {lo}..{hi}")
 
 
 class LegalMoves:
@@ -574,15 +563,6 @@ class HandState:
             self._tb, self.to_move, self.hands[self.to_move], self.left, self.right,
             self.boneyard_size, self.drawn, m,
         )
-
-    # -- views and records -----------------------------------------------------
-
-    def view(self, seat: Seat, *, leader_by_rule: bool = True,
-             scores: Sequence[int] | None = None) -> PlayerView:
-        """What ``seat`` knows: its own tiles and the public history (see :class:`PlayerView`)."""
-        from matador.core.view import state_view
-
-        return state_view(self, seat, leader_by_rule=leader_by_rule, scores=scores)
 
     def __repr__(self) -> str:
         ends = "empty line" if self.left < 0 else f"ends {self.left}|{self.right}"

@@ -11,10 +11,11 @@ seats' tiles, the boneyard order or the set-aside tiles.
 >>> from matador.core.rules import Rules
 >>> from matador.core.state import HandState
 >>> state = HandState.new(Rules.from_preset("classic"), 2, random.Random(3))
->>> view = state_view(state, state.to_move)
+>>> view = PlayerView.of(state, state.to_move)
 >>> sorted(view.hand) == sorted(state.hand(state.to_move)), view.boneyard_size
 (True, 18)
->>> world = view.sample(random.Random(1))   # a full state consistent with the view
+>>> from matador.core.sampling import sample_world
+>>> world = sample_world(view, random.Random(1))   # a full state consistent with the view
 >>> world.hands[view.seat] == state.hands[view.seat]
 True
 """
@@ -22,10 +23,9 @@ True
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from matador.core.errors import (
     InvalidMoveError,
@@ -45,7 +45,6 @@ from matador.core.moves import (
     Move,
     line_of,
 )
-from matador.core.record import decode_json
 from matador.core.rules import FirstLeader, Rules
 from matador.core.state import (
     HandState,
@@ -56,6 +55,7 @@ from matador.core.state import (
     explain_illegal,
     move_ids,
 )
+from matador.core.strictjson import decode_json
 from matador.core.tables import RuleTables, tables_for
 from matador.core.tiles import (
     HALVES,
@@ -67,9 +67,6 @@ from matador.core.tiles import (
     mask_of,
     tiles_of,
 )
-
-if TYPE_CHECKING:
-    from matador.core.sampling import WorldSampler
 
 _VIEW_KEYS = ("rules", "players", "seat", "hand", "leader", "leader_by_rule", "moves", "scores")
 
@@ -94,7 +91,7 @@ class SeatEvent:
 class PlayerView:
     """Everything one seat knows about a hand, and nothing more.
 
-    Build it with :func:`state_view` from a live state, or
+    Build it with :meth:`PlayerView.of` from a live state, or
     :meth:`PlayerView.from_json` from an MEP view. ``moves`` are the public
     moves; ``own_draws`` maps the ply of each of this seat's draws to the
     tile drawn. The remaining attributes are derived and validated on
@@ -154,6 +151,32 @@ class PlayerView:
     # -- construction ----------------------------------------------------------
 
     @classmethod
+    def of(cls, state: HandState, seat: Seat, *, leader_by_rule: bool = True,
+           scores: Sequence[int] | None = None) -> PlayerView:
+        """The view of ``seat`` in ``state``: its own tiles and the public history only.
+
+        ``leader_by_rule`` says whether R14's ``first_leader`` chose the leader
+        (false for hand 2 and later of a match); ``scores`` are the match totals
+        before this hand, if any.
+        """
+        if not 0 <= seat < state.players:
+            raise ViewError(f"seat {seat} is not a seat of this hand (0..{state.players - 1})")
+        history = state.history()
+        own_draws: dict[int, Tile] = {}
+        draws = 0
+        for i, (s, m) in enumerate(history):
+            if m == DRAW:
+                if s == seat:
+                    own_draws[i] = state.deal.boneyard[draws]
+                draws += 1
+        moves = [m for _, m in history]
+        return cls(
+            state.rules, state.players, seat, state.deal.hands[seat], state.deal.leader,
+            tuple(moves), own_draws, leader_by_rule,
+            tuple(scores) if scores is not None else None, state.outcome,
+        )
+
+    @classmethod
     def from_json(cls, source: str | Mapping[str, Any]) -> PlayerView:
         """Read an MEP view (PROTOCOL.md): own draws are written ``draw TILE``.
 
@@ -184,9 +207,10 @@ class PlayerView:
         except RulesError as e:
             raise ViewError(str(e)) from None
         players = _int(data["players"], "players")
-        if not rules.allows_players(players):
-            raise ViewError(f"players: {players} players, but the rules allow "
-                            f"{rules.players[0]}..{rules.players[1]}")
+        try:
+            rules.check_players(players)
+        except RulesError as e:
+            raise ViewError(str(e)) from None
         seat = _int(data["seat"], "seat")
         leader = _int(data["leader"], "leader")
         for name, value in (("seat", seat), ("leader", leader)):
@@ -316,11 +340,14 @@ class PlayerView:
             if event.kind == "void":
                 excluded |= event.tiles
         else:
-            excluded |= self._lead_excluded()
+            excluded |= self.lead_excluded()
         return self.unseen & ~excluded
 
-    def _lead_excluded(self) -> TileMask:
-        """Tiles the other seats were not dealt, since this seat led by rule (R14)."""
+    def lead_excluded(self) -> TileMask:
+        """Tiles no other seat was dealt, proved by this seat leading by rule (R14).
+
+        Empty unless this seat led and ``first_leader`` (highest double) chose it.
+        """
         if (self.leader != self.seat or not self.leader_by_rule
                 or self.rules.first_leader is not FirstLeader.HIGHEST_DOUBLE):
             return 0
@@ -333,25 +360,6 @@ class PlayerView:
             (s, f"draw {self.own_draws[i]}" if i in self.own_draws else str(m))
             for i, (s, m) in enumerate(zip(self.movers, self.moves, strict=True))
         ]
-
-    def sampler(self) -> WorldSampler:
-        """The (cached) sampler of full states consistent with this view."""
-        cached = self.__dict__.get("_sampler")
-        if cached is None:
-            from matador.core.sampling import WorldSampler
-
-            cached = WorldSampler(self)
-            object.__setattr__(self, "_sampler", cached)
-        return cached
-
-    def sample(self, rng: random.Random) -> HandState:
-        """A full state consistent with everything this seat has seen, drawn uniformly.
-
-        Uniform over the deals (other hands, boneyard order, set-aside tiles)
-        under which the public history is legal, forced draws and passes
-        included (R15-R19), and the leader rule (R14) when it chose the leader.
-        """
-        return self.sampler().sample(rng)
 
     def __repr__(self) -> str:
         return (f"<PlayerView seat {self.seat} ply {self.ply} hand "
@@ -552,25 +560,4 @@ def _next(tb: RuleTables, s: int, n: int, sizes: Sequence[int], bone: int) -> in
     return s
 
 
-def state_view(state: HandState, seat: Seat, *, leader_by_rule: bool = True,
-               scores: Sequence[int] | None = None) -> PlayerView:
-    """The view of ``seat`` in ``state``: its own tiles and the public history only."""
-    if not 0 <= seat < state.players:
-        raise ViewError(f"seat {seat} is not a seat of this hand (0..{state.players - 1})")
-    history = state.history()
-    own_draws: dict[int, Tile] = {}
-    draws = 0
-    for i, (s, m) in enumerate(history):
-        if m == DRAW:
-            if s == seat:
-                own_draws[i] = state.deal.boneyard[draws]
-            draws += 1
-    moves = [m for _, m in history]
-    return PlayerView(
-        state.rules, state.players, seat, state.deal.hands[seat], state.deal.leader,
-        tuple(moves), own_draws, leader_by_rule,
-        tuple(scores) if scores is not None else None, state.outcome,
-    )
-
-
-__all__ = ["PlayerView", "SeatEvent", "state_view"]
+__all__ = ["PlayerView", "SeatEvent"]

@@ -13,9 +13,11 @@ seats, marking each move by what it cost against the best one.
 >>> import random
 >>> from matador.core.rules import Rules
 >>> from matador.core.state import HandState
+>>> from matador.core.view import PlayerView
 >>> from matador.players.base import Budget
 >>> state = HandState.new(Rules.from_preset("classic"), 2, random.Random(5))
->>> report = analyse(state.view(state.to_move), Budget(iterations=20), random.Random(1))
+>>> view = PlayerView.of(state, state.to_move)
+>>> report = analyse(view, Budget(iterations=20), random.Random(1))
 >>> len(report.moves) == len(state.legal_moves), report.moves[0].samples
 (True, 20)
 """
@@ -31,6 +33,7 @@ from typing import Any
 
 from matador.core.moves import MOVES, Move
 from matador.core.record import Record
+from matador.core.sampling import sampler_for
 from matador.core.state import HandState
 from matador.core.view import PlayerView
 from matador.players.base import Budget
@@ -108,7 +111,7 @@ def analyse(view: PlayerView, budget: Budget, rng: Random) -> Analysis:
     if view.to_move != view.seat:
         raise ValueError(f"seat {view.seat} is not to move")
     legal = view.legal_move_ids()
-    result = evaluate_worlds(view.sampler().sample, view.seat, legal, rng, budget)
+    result = evaluate_worlds(sampler_for(view).sample, view.seat, legal, rng, budget)
     moves = []
     for m in legal:
         st = result.stats[m]
@@ -171,7 +174,7 @@ def view_at(record: Record, ply: int) -> PlayerView | None:
         state.push(m)
     if state.is_over:
         return None
-    return state.view(state.to_move, leader_by_rule=record.led_by_rule)
+    return PlayerView.of(state, state.to_move, leader_by_rule=record.led_by_rule)
 
 
 def review(record: Record, budget: Budget, rng: Random, seats: Iterable[int] | None = None,
@@ -189,7 +192,7 @@ def review(record: Record, budget: Budget, rng: Random, seats: Iterable[int] | N
         seat = state.to_move
         if seat in wanted_seats and (wanted_plies is None or ply in wanted_plies) and \
                 len(state.legal_move_ids()) > 1:
-            result = analyse(state.view(seat, leader_by_rule=by_rule), budget, rng)
+            result = analyse(PlayerView.of(state, seat, leader_by_rule=by_rule), budget, rng)
             chosen = result.of(m)
             out.append(ReviewedMove(ply, seat, MOVES[m], result,
                                     max(0.0, result.best.win - chosen.win),

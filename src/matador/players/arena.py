@@ -414,8 +414,8 @@ class _Game:
                     continue
             # Only a built-in oracle bot (the cheater) may see the true state.
             truth = isinstance(c, BotContestant) and c.sees_truth
-            view = None if truth else (state.view(s) if context is None else
-                                       state.view(s, leader_by_rule=context[0],
+            view = None if truth else (PlayerView.of(state, s) if context is None else
+                                       PlayerView.of(state, s, leader_by_rule=context[0],
                                                   scores=context[1]))
             start = clock()
             try:

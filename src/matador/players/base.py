@@ -9,9 +9,10 @@ a measuring stick that the arena alone feeds the true state.
 >>> import random
 >>> from matador.core.rules import Rules
 >>> from matador.core.state import HandState
+>>> from matador.core.view import PlayerView
 >>> state = HandState.new(Rules.from_preset("classic"), 2, random.Random(1))
 >>> bot = make_bot("greedy")
->>> bot.choose(state.view(state.to_move), random.Random(2)) in state.legal_moves
+>>> bot.choose(PlayerView.of(state, state.to_move), random.Random(2)) in state.legal_moves
 True
 >>> bot.choose(state, random.Random(2))
 Traceback (most recent call last):
@@ -143,7 +144,7 @@ class OracleBot(Bot):
 
     def choose_with_truth(self, state: HandState, rng: Random) -> Move:
         """The move for the seat to move in ``state``, knowing every hand."""
-        view = state.view(state.to_move)
+        view = PlayerView.of(state, state.to_move)
         ids = view.legal_move_ids()
         if len(ids) == 1:
             return MOVES[ids[0]]

@@ -23,6 +23,7 @@ import math
 from random import Random
 
 from matador.core.moves import DRAW
+from matador.core.sampling import sampler_for
 from matador.core.state import HandState
 from matador.core.tiles import ALL_TILES
 from matador.core.view import PlayerView
@@ -117,7 +118,7 @@ class ISMCTSBot(Bot):
     def search(self, view: PlayerView, rng: Random, budget: Budget | None = None
                ) -> SearchResult:
         """Run the search; the root children's statistics become the move statistics."""
-        sampler = view.sampler()
+        sampler = sampler_for(view)
         legal = view.legal_move_ids()
         self._solver = EndgameSolver(node_limit=5_000)
         root = _Node(-1)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from random import Random
 
+from matador.core.sampling import sampler_for
 from matador.core.state import HandState
 from matador.core.view import PlayerView
 from matador.players.base import Bot, Budget, OracleBot
@@ -129,7 +130,7 @@ class PIMCBot(Bot):
     def search(self, view: PlayerView, rng: Random, budget: Budget | None = None
                ) -> SearchResult:
         """Statistics for every legal move of ``view.seat`` (which must be to move)."""
-        result = evaluate_worlds(view.sampler().sample, view.seat, view.legal_move_ids(), rng,
+        result = evaluate_worlds(sampler_for(view).sample, view.seat, view.legal_move_ids(), rng,
                                  budget or self.budget or self.default_budget)
         self.last_search = result
         return result

@@ -1,6 +1,6 @@
 """Playouts and exact endgames on determinized (fully known) states, for the search bots.
 
-A search bot samples a full state from its view (``view.sample(rng)``) and
+A search bot samples a full state from its view (``sample_world(view, rng)``) and
 then uses these functions on it; they are never handed to a bot as its
 input. Values are per seat: win = 1, a hand with no winner = 1/N, loss = 0.
 """

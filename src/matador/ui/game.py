@@ -288,7 +288,7 @@ class Game:
         draws = [-1, 0]  # a bot's unseen draws in a row, told as one line
         while not state.is_over:
             seat = state.to_move
-            view = state.view(seat, leader_by_rule=by_rule, scores=scores)
+            view = PlayerView.of(state, seat, leader_by_rule=by_rule, scores=scores)
             if seat in self.bots:
                 move = self.bots[seat].choose(view, self.rngs[seat])
             else:

@@ -16,6 +16,7 @@ from matador.core.errors import RecordError
 from matador.core.moves import DRAW
 from matador.core.record import Record, decode_json, parse_record
 from matador.core.state import HandState
+from matador.core.view import PlayerView
 from matador.ui.describe import announce
 from matador.ui.game import Terminal, hand_end_table, hand_result_text
 from matador.ui.i18n import _
@@ -88,8 +89,8 @@ def frames(record: Record, seat: int | None, number: int = 1) -> list[Renderable
             table = table_from_state(state, names, scores=scores, hand_number=number,
                                      boneyard=seat is None)
         else:
-            table = table_from_view(state.view(seat, leader_by_rule=by_rule, scores=scores),
-                                    names, hand_number=number)
+            view = PlayerView.of(state, seat, leader_by_rule=by_rule, scores=scores)
+            table = table_from_view(view, names, hand_number=number)
         out.append(Group(caption, render_table(table)))
         if ply == total:
             break
