@@ -118,3 +118,14 @@ def test_imports_point_inwards(layer: str) -> None:
 def test_every_layer_is_known() -> None:
     layers = {_layer(name) for name, _p in _modules()} - {None}
     assert layers <= set(ALLOWED), layers - set(ALLOWED)
+
+
+def test_the_contract_copies_match_the_shared_folder_when_it_is_present() -> None:
+    """docs/contract/ is kept in sync with the shared RULES.md and PROTOCOL.md."""
+    root = Path(__file__).resolve().parents[1]
+    shared = root.parent / "shared"
+    if not (shared / "RULES.md").is_file():
+        pytest.skip("no shared folder beside this checkout (CI): nothing to compare")
+    for name in ("RULES.md", "PROTOCOL.md"):
+        assert (root / "docs" / "contract" / name).read_text(encoding="utf-8") == \
+            (shared / name).read_text(encoding="utf-8"), f"docs/contract/{name} is out of date"
