@@ -10,22 +10,22 @@ from pathlib import Path
 import pytest
 from mep_pipe import MATADOR, ROOT, broken
 
-from matador.players.arena import Contestant, run_arena
-from matador.protocol.contestant import EngineContestant, make_contestant
+from matador.arena import run_arena
 from matador.protocol.host import ProtocolError
+from matador.table.players import EnginePlayer, Player, make_player
 
 EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'random_engine.py'}"
 
 
-def broken_factory(started: list[EngineContestant]) -> object:
+def broken_factory(started: list[EnginePlayer]) -> object:
     """Specs ``NAME[ ARGS]`` of broken test engines (0.5 s per move), built-in bots otherwise."""
-    def factory(spec: str) -> Contestant:
+    def factory(spec: str) -> Player:
         name, *args = spec.split()
         if name in ("crash", "hang", "illegal", "garbage", "refuse"):
-            contestant = EngineContestant(broken(name, *args), name=spec, timeout=0.5)
+            contestant = EnginePlayer(broken(name, *args), name=spec, timeout=0.5)
             started.append(contestant)
             return contestant
-        return make_contestant(spec)
+        return make_player(spec)
     return factory
 
 
@@ -40,7 +40,7 @@ def broken_factory(started: list[EngineContestant]) -> object:
 ])
 def test_a_broken_engine_forfeits_every_game_and_the_arena_carries_on(
         spec: str, kind: str, message: str, restarts: bool) -> None:
-    started: list[EngineContestant] = []
+    started: list[EnginePlayer] = []
     result = run_arena([spec, "greedy"], players=2, deals=2 if kind != "timeout" else 1,
                        seed=4, factory=broken_factory(started), bootstrap=0)  # type: ignore[arg-type]
     games = len(result.games)
@@ -60,9 +60,9 @@ def test_a_broken_engine_forfeits_every_game_and_the_arena_carries_on(
 def test_an_engine_that_cannot_start_is_a_clear_setup_error() -> None:
     with pytest.raises(ProtocolError, match=r"before answering 'mep'.*cannot load my weights"):
         run_arena([f"engine:{broken('handshake_exit')}", "greedy"], deals=1,
-                  factory=make_contestant)
+                  factory=make_player)
     with pytest.raises(ProtocolError, match="give the command after 'engine:'"):
-        make_contestant("engine:  ")
+        make_player("engine:  ")
 
 
 def test_the_cli_reports_an_engine_that_cannot_start() -> None:

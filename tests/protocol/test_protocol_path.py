@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 from mep_pipe import engine_command
 
+from matador.arena import ArenaResult, deal_rng, run_arena
 from matador.core.moves import Move
 from matador.core.rules import Rules
 from matador.core.state import Deal, HandState
 from matador.core.tiles import Tile
 from matador.core.view import PlayerView
-from matador.players.arena import ArenaResult, Contestant, deal_rng, run_arena
-from matador.protocol.contestant import EngineContestant, make_contestant
 from matador.protocol.host import Transcript
+from matador.table.players import EnginePlayer, Player, make_player
 
 TILE = re.compile(r"\b\d-\d\b")
 
@@ -50,7 +50,7 @@ def test_engine_and_in_process_bot_play_the_same_games(bot: str, players: int, d
                                                        match: bool) -> None:
     engine = f"engine:{engine_command(bot)}"
     args: dict[str, Any] = {"players": players, "deals": deals, "seed": 1, "match": match,
-                            "factory": make_contestant, "bootstrap": 10}
+                            "factory": make_player, "bootstrap": 10}
     in_process = run_arena([bot, "greedy"], **args)
     served = run_arena([engine, "greedy"], **args)
     assert not served.forfeits
@@ -61,13 +61,13 @@ def test_engine_and_in_process_bot_play_the_same_games(bot: str, players: int, d
 
 def test_the_seed_matters_so_the_comparison_means_something() -> None:
     """An engine that ignores the arena's seed plays other games: equality is no accident."""
-    class Unseeded(EngineContestant):
+    class Unseeded(EnginePlayer):
         def start_game(self, seat: int, rules: Rules, players: int, seed: int) -> None:
             super().start_game(seat, rules, players, 12345)
 
-    def factory(spec: str) -> Contestant:
+    def factory(spec: str) -> Player:
         return Unseeded(engine_command("random")) if spec == "unseeded" else \
-            make_contestant(spec)
+            make_player(spec)
 
     args: dict[str, Any] = {"players": 2, "deals": 4, "seed": 17, "bootstrap": 0}
     in_process = run_arena(["random", "greedy"], **args)
@@ -80,11 +80,11 @@ def test_the_seed_matters_so_the_comparison_means_something() -> None:
 
 def record_everything(transcripts: list[tuple[str, Transcript]]) -> Any:
     """A factory that puts every engine under a transcript."""
-    def factory(spec: str) -> Contestant:
+    def factory(spec: str) -> Player:
         command = spec.removeprefix("engine:")
         transcript = Transcript()
         transcripts.append((spec, transcript))
-        return EngineContestant(command, name=spec, transcript=transcript)
+        return EnginePlayer(command, name=spec, transcript=transcript)
     return factory
 
 

@@ -10,13 +10,13 @@ import pytest
 from matador.core.moves import Move
 from matador.core.record import Record
 from matador.core.rules import Rules
+from matador.core.score import breakdown
 from matador.core.state import HandState
 from matador.core.tiles import HALVES, NUM_TILES
 from matador.core.view import PlayerView
 from matador.players import make_bot
 from matador.ui.describe import (
     announce,
-    breakdown,
     forced_text,
     menu_entries,
     parse_input,

@@ -11,6 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from matador.arena import ArenaResult, plot_ladder, run_arena
 from matador.cli.common import (
     EXIT_OK,
     STDIO,
@@ -23,8 +24,6 @@ from matador.cli.common import (
     seed_of,
 )
 from matador.core.errors import MatadorError
-from matador.players.arena import ArenaResult, plot_ladder, run_arena
-from matador.protocol.contestant import make_contestant
 
 EXAMPLES = """\
 examples:
@@ -118,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
             result = run_arena(args.bots, preset=rules, players=args.players,
                                deals=args.deals, seed=seed, jobs=args.jobs, match=args.match,
                                move_timeout=args.timeout, bootstrap=args.bootstrap,
-                               progress=progress, factory=make_contestant)
+                               progress=progress)
     except MatadorError as e:
         raise CliError("bots", str(e)) from None
     to_stdout = args.json == STDIO

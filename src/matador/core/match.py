@@ -18,8 +18,8 @@ import random
 
 from matador.core.errors import MatadorError
 from matador.core.record import Record
-from matador.core.rules import Rules
-from matador.core.state import Deal, HandState, Seat
+from matador.core.rules import FirstLeader, Rules
+from matador.core.state import Deal, HandState, Seat, highest_double_leader
 
 
 class Match:
@@ -63,15 +63,45 @@ class Match:
         """Whether the next hand's leader is chosen by ``first_leader`` (the first hand)."""
         return self._next_leader is None
 
+    @property
+    def next_leader(self) -> Seat | None:
+        """The leader of the next hand once the first is over (R23); ``None`` before it,
+        when R14's ``first_leader`` chooses."""
+        return self._next_leader
+
     def next_hand(self) -> HandState:
-        """Deal the next hand (R12, R14)."""
+        """Deal the next hand with :attr:`rng` (R12, R14)."""
+        self._check_can_deal()
+        return self.start_hand(Deal.random(self.rules, self.players, self.rng,
+                                           self._next_leader))
+
+    def start_hand(self, deal: Deal) -> HandState:
+        """Start the next hand from a given ``deal`` (a stored one, or a fair shuffle).
+
+        Its leader must be the one the rules choose: the previous hand's winner
+        or the seat after its leader (R23), or for the first hand the holder of
+        the best tile under ``first_leader = highest_double`` (R14; any seat
+        under ``lot``). Raises :class:`MatadorError` otherwise.
+        """
+        self._check_can_deal()
+        if deal.players != self.players:
+            raise MatadorError(f"a deal for {deal.players} players at a table of {self.players}")
+        if self._next_leader is not None:
+            if deal.leader != self._next_leader:
+                raise MatadorError(f"seat {deal.leader} leads, but the rules choose seat "
+                                   f"{self._next_leader} (R23)")
+        elif (self.rules.first_leader is FirstLeader.HIGHEST_DOUBLE
+              and deal.leader != highest_double_leader(deal.hands)):
+            raise MatadorError(f"seat {deal.leader} leads, but seat "
+                               f"{highest_double_leader(deal.hands)} holds the best tile (R14)")
+        self._current = HandState(self.rules, deal)
+        return self._current
+
+    def _check_can_deal(self) -> None:
         if self.is_over:
             raise MatadorError("the match is over")
         if self._current is not None and not self._current.is_over:
             raise MatadorError("the current hand is not over")
-        deal = Deal.random(self.rules, self.players, self.rng, self._next_leader)
-        self._current = HandState(self.rules, deal)
-        return self._current
 
     def finish_hand(self, state: HandState) -> None:
         """Add a finished hand's points and decide the next leader or the match winner."""

@@ -4,6 +4,6 @@
   (``matador engine BOT``);
 * :mod:`matador.protocol.host` drives any engine process from Python
   (:class:`EngineProcess`);
-* :mod:`matador.protocol.contestant` seats engines in the arena
+* :class:`matador.table.players.EnginePlayer` seats an engine at any table
   (``engine:COMMAND`` specs).
 """

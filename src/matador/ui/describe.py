@@ -18,9 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from matador.core.moves import DRAW, MOVE_END, MOVE_EXPOSED, MOVE_TILE, MOVE_TOUCH, PASS, Move
-from matador.core.record import Record
 from matador.core.rules import Rules
-from matador.core.state import HandState
 from matador.core.tables import tables_for
 from matador.core.tiles import HALVES, NAMES, Tile
 from matador.core.view import PlayerView
@@ -254,53 +252,6 @@ def _tile_reason(view: PlayerView, tile: int) -> str:
 # -- points of a finished hand -------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Breakdown:
-    """Where one seat's points of a hand came from (R21, R22)."""
-
-    joins: int = 0
-    matadors: int = 0
-    bonuses: int = 0
-    passes: int = 0
-    join_points: int = 0
-    matador_points: int = 0
-    bonus_points: int = 0
-    pass_points: int = 0
-    hand_points: int = 0
-    """R21: the pips of the other hands, for the winner."""
-
-    @property
-    def total(self) -> int:
-        """All points of the hand."""
-        return (self.join_points + self.matador_points + self.bonus_points + self.pass_points
-                + self.hand_points)
-
-
-def breakdown(record: Record) -> list[Breakdown]:
-    """Each seat's points of a finished hand, by kind (the total equals the result's points)."""
-    rules = record.rules
-    tables = tables_for(rules)
-    state = HandState(rules, record.deal)
-    counts = [[0, 0, 0, 0] for _s in range(record.players)]
-    for m in record.moves:
-        s = state.to_move
-        if m == PASS:
-            counts[s][3] += 1
-        elif m < DRAW:
-            for k, earned in enumerate(tables.play_kinds(m, state.left, state.right)):
-                counts[s][k] += earned
-        state.push(m)
-    outcome = state.outcome
-    out = []
-    for s, (j, mat, bon, pas) in enumerate(counts):
-        b = Breakdown(j, mat, bon, pas, j * rules.per_join, mat * rules.per_matador,
-                      bon * rules.exposed_target_bonus, -pas * rules.pass_penalty)
-        final = outcome.points[s] if outcome is not None else b.total
-        out.append(Breakdown(j, mat, bon, pas, b.join_points, b.matador_points, b.bonus_points,
-                             b.pass_points, final - b.total))
-    return out
-
-
-__all__ = ["Breakdown", "Entry", "announce", "breakdown", "describe_play", "explain_illegal",
+__all__ = ["Entry", "announce", "describe_play", "explain_illegal",
            "forced_text", "menu_entries", "no_play_reason", "parse_input", "play_points",
            "with_points"]

@@ -27,6 +27,7 @@ from matador.core.match import Match
 from matador.core.moves import DRAW, PASS, Move
 from matador.core.record import Record, replay
 from matador.core.rules import Rules
+from matador.core.score import breakdown
 from matador.core.state import HandState
 from matador.core.view import PlayerView
 from matador.players import LEVELS, Bot, BotError, OracleBot, make_bot
@@ -35,7 +36,6 @@ from matador.players.base import Budget
 from matador.ui.describe import (
     Entry,
     announce,
-    breakdown,
     forced_text,
     menu_entries,
     parse_input,

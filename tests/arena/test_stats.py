@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from matador.players.stats import (
+from matador.arena.stats import (
     Z95,
     bootstrap_elo,
     bradley_terry,

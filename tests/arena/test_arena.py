@@ -10,25 +10,22 @@ from typing import Any, ClassVar
 
 import pytest
 
+from matador.arena import (
+    ArenaError,
+    ArenaForfeit,
+    ArenaResult,
+    entries_of,
+    plot_ladder,
+    run_arena,
+    tables_of,
+)
 from matador.core.moves import MOVES, Move
 from matador.core.rules import Rules
 from matador.core.state import HandState, Seat
 from matador.core.view import PlayerView
 from matador.players import bot_kinds
-from matador.players.arena import (
-    ArenaError,
-    ArenaResult,
-    BotContestant,
-    Contestant,
-    ContestantError,
-    Forfeit,
-    entries_of,
-    make_contestant,
-    plot_ladder,
-    run_arena,
-    tables_of,
-)
 from matador.players.base import Bot, BotError, OracleBot
+from matador.table.players import BotPlayer, Player, PlayerError, make_player
 
 REQUIRED_KEYS = {"preset", "players", "deals", "games", "bots", "score", "ci95",
                  "first_seat_score", "ms_per_move"}
@@ -192,7 +189,7 @@ def test_progress_reaches_the_total() -> None:
 # -- the referee: duplicate deals and views ----------------------------------------------------
 
 
-class Recorder(Contestant):
+class Recorder(Player):
     """Plays the first legal move and records what it was shown."""
 
     log: list[tuple[Any, ...]]
@@ -215,7 +212,7 @@ class Recorder(Contestant):
 def test_every_rotation_plays_the_same_deal_and_views_are_own_seat() -> None:
     log: list[tuple[Any, ...]] = []
 
-    def factory(spec: str) -> Contestant:
+    def factory(spec: str) -> Player:
         return Recorder(spec, log)
 
     result = run_arena(["a", "b", "c"], players=3, deals=4, seed=8, factory=factory,
@@ -234,7 +231,7 @@ def test_every_rotation_plays_the_same_deal_and_views_are_own_seat() -> None:
 def test_match_mode_passes_scores_and_leader_to_later_hands() -> None:
     log: list[tuple[Any, ...]] = []
 
-    def factory(spec: str) -> Contestant:
+    def factory(spec: str) -> Player:
         return Recorder(spec, log)
 
     result = run_arena(["a", "b"], players=2, deals=3, seed=9, match=True, factory=factory,
@@ -255,7 +252,7 @@ def test_match_mode_passes_scores_and_leader_to_later_hands() -> None:
 def test_match_hands_are_the_same_deals_in_every_rotation() -> None:
     log: list[tuple[Any, ...]] = []
 
-    def factory(spec: str) -> Contestant:
+    def factory(spec: str) -> Player:
         return Recorder(spec, log)
 
     result = run_arena(["a", "b"], players=2, deals=2, seed=10, match=True, factory=factory,
@@ -269,14 +266,11 @@ def test_match_hands_are_the_same_deals_in_every_rotation() -> None:
     assert all(names == {"a", "b"} for names in seen.values())
 
 
-def test_unfinished_match_has_no_winner(monkeypatch: pytest.MonkeyPatch) -> None:
-    import matador.players.arena as arena
-
-    monkeypatch.setattr(arena, "MAX_MATCH_HANDS", 3)
+def test_unfinished_match_has_no_winner() -> None:
     no_points = {"hand_points": "none", "per_join": 0, "per_matador": 0,
                  "exposed_target_bonus": 0, "pass_penalty": 0}
     result = run_arena(["greedy", "random"], overrides=no_points, deals=2, seed=1, match=True,
-                       bootstrap=0)
+                       bootstrap=0, max_hands=3)
     assert all(g.hands == 3 and g.winner is None and g.scores == (0.5, 0.5)
                for g in result.games)
 
@@ -284,7 +278,7 @@ def test_unfinished_match_has_no_winner(monkeypatch: pytest.MonkeyPatch) -> None
 # -- forfeits ---------------------------------------------------------------------------------
 
 
-class Faulty(Contestant):
+class Faulty(Player):
     """Plays properly until its ``after``-th move, then does ``how``."""
 
     def __init__(self, how: str, after: int = 0) -> None:
@@ -315,17 +309,17 @@ class Faulty(Contestant):
             time.sleep(0.03)
             return MOVES[legal[0]]
         if self.how == "hang":
-            raise ContestantError("no answer within 10 s", "timeout")
+            raise PlayerError("no answer within 10 s", "timeout")
         raise AssertionError(self.how)
 
 
-def faulty_factory(spec: str) -> Contestant:
+def faulty_factory(spec: str) -> Player:
     if spec.startswith("faulty-"):
         how, _, after = spec[len("faulty-"):].partition("@")
         return Faulty(how, int(after or 0))
     if spec == "cannot-build":
         raise RuntimeError("no such engine")
-    return make_contestant(spec)
+    return make_player(spec)
 
 
 @pytest.mark.parametrize(("how", "kind", "words"), [
@@ -344,7 +338,7 @@ def test_a_faulty_contestant_forfeits_without_crashing(how: str, kind: str,
                        move_timeout=0.02, bootstrap=0)
     bad, good = result.bot(spec), result.bot("greedy")
     forfeits = result.forfeits
-    assert forfeits and all(isinstance(f, Forfeit) for f in forfeits)
+    assert forfeits and all(isinstance(f, ArenaForfeit) for f in forfeits)
     assert all(f.bot == spec and f.kind == kind and words in f.message for f in forfeits)
     assert bad.forfeits == len(forfeits) and good.forfeits == 0
     for g in result.games:
@@ -373,11 +367,11 @@ def test_forfeit_in_a_three_player_game_shares_the_point() -> None:
 def test_a_factory_failing_in_the_worker_forfeits(monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[str] = []
 
-    def factory(spec: str) -> Contestant:
+    def factory(spec: str) -> Player:
         built.append(spec)
         if spec == "flaky" and built.count("flaky") > 1:  # fine when checked, broken later
             raise RuntimeError("no such engine")
-        return Faulty("never") if spec == "flaky" else make_contestant(spec)
+        return Faulty("never") if spec == "flaky" else make_player(spec)
 
     result = run_arena(["flaky", "greedy"], deals=2, seed=1, factory=factory, bootstrap=0)
     assert len(result.forfeits) == 4
@@ -415,8 +409,8 @@ def test_only_an_oracle_gets_the_true_state_and_only_a_copy() -> None:
     SpyOracle.truths.clear()
     bots = {"spy": SpyBot, "oracle": SpyOracle}
 
-    def factory(spec: str) -> Contestant:
-        return BotContestant(spec, make=lambda s: bots[s]())
+    def factory(spec: str) -> Player:
+        return BotPlayer(spec, make=lambda s: bots[s]())
 
     result = run_arena(["oracle", "spy"], deals=10, seed=4, factory=factory, bootstrap=0)
     assert not result.forfeits
@@ -427,7 +421,7 @@ def test_only_an_oracle_gets_the_true_state_and_only_a_copy() -> None:
 
 @pytest.mark.skipif("cheater" not in bot_kinds(), reason="no cheater bot registered yet")
 def test_the_registered_cheater_plays_through_the_oracle_path() -> None:
-    assert make_contestant("cheater:10it").sees_truth
+    assert make_player("cheater:10it").sees_truth
     result = run_arena(["cheater:10it", "random"], deals=3, seed=1, bootstrap=0)
     assert not result.forfeits
 
