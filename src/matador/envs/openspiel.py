@@ -15,12 +15,14 @@ of the others'). One game is one hand.
 
 The tree. Chance deals the hands one tile at a time (seat 0's tiles first),
 then, under ``first_leader = lot``, chooses the leader; player actions are
-the 128 move ids of :mod:`matador.envs.encoding`. A draw is a chance node
-whose outcome is the tile drawn, uniform over the tiles no one has seen
-(boneyard and set-aside alike, which deals exactly like a shuffled
-boneyard): a player who chose to draw (``draw``, id 126, legal under R15's
-option) reaches it by that action; a player whose only legal move is to
-draw reaches it at once (a forced run of draws is a run of chance nodes).
+the 128 move ids of :mod:`matador.envs.encoding`. Every draw is the
+player's action ``draw`` (id 126), legal when R16 forces it or R15's option
+allows it, followed by a chance node whose outcome is the tile drawn,
+uniform over the tiles no one has seen (boneyard and set-aside alike, which
+deals exactly like a shuffled boneyard). A forced draw is not skipped over
+automatically: the other players could then tell a forced draw (a chance
+node at once) from a chosen one (an action) before seeing either, which
+breaks the information sets that ``resample_from_infostate`` must respect.
 Everything else (legality, scoring, the end of the hand) is the core's
 :class:`~matador.core.state.HandState`.
 
@@ -47,11 +49,18 @@ import numpy.typing as npt
 import pyspiel
 
 from matador.core.errors import MatadorError
-from matador.core.moves import DRAW, MOVE_END, MOVE_NAMES, MOVE_TILE, NUM_MOVES, PLAY_BASE
+from matador.core.moves import (
+    DRAW,
+    MOVE_END,
+    MOVE_NAMES,
+    MOVE_TILE,
+    NUM_MOVES,
+    PLAY_BASE,
+)
 from matador.core.rules import FirstLeader, Rules, resolve_preset
 from matador.core.sampling import sampler_for
 from matador.core.state import Deal, HandState, highest_double_leader, move_ids
-from matador.core.tables import DRAW_BIT
+from matador.core.tables import tables_for
 from matador.core.tiles import ALL_TILES, NAMES, NUM_TILES, PIPS, TILES, iter_bits, tiles_of
 from matador.core.view import PlayerView
 from matador.envs.encoding import Encoder, PublicTrack, encoder_for
@@ -89,6 +98,8 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 _KINDS = 5  # history slot: opening, left, right, draw, pass
+MAX_REJECTIONS = 10_000
+"""Worlds drawn at most to find one where a seat waiting for its draw could draw."""
 
 
 def max_moves(rules: Rules, players: int) -> int:
@@ -147,6 +158,8 @@ def _parse_params(params: Mapping[str, Any] | None) -> _Setup:
     rules = Rules.from_preset(resolve_preset(str(p["preset"])), overrides)
     players = p["players"]
     rules.check_players(players)
+    if p["utility"] not in ("win", "points"):
+        raise MatadorError(f"python_matador: utility {p['utility']!r} is not 'win' or 'points'")
     return _Setup(rules, players, reward_of(p["utility"]))
 
 
@@ -283,7 +296,6 @@ class _Hand:
     def _start(self) -> None:
         self.core = HandState(self.setup.rules, self._deal(()))
         self.track = PublicTrack.of(self.core)
-        self._check_forced()
 
     def _replay(self, draws: int) -> HandState:
         """The core state after the moves, with the first ``draws`` drawn tiles known."""
@@ -291,11 +303,6 @@ class _Hand:
         for _, m, _ in self.hist:
             state.push(m)
         return state
-
-    def _check_forced(self) -> None:
-        core = self.core
-        assert core is not None
-        self.pending = core.outcome is None and core.legal_mask() == DRAW_BIT
 
     def play(self, m: int) -> None:
         core = self.core
@@ -307,7 +314,6 @@ class _Hand:
         track.update(core.to_move, m, core.left, core.right, core.drawn)
         self.hist.append((core.to_move, m, -1))
         core.push(m)
-        self._check_forced()
 
     def draw(self, t: int) -> None:
         core = self.core
@@ -321,7 +327,30 @@ class _Hand:
         self.hist.append((seat, DRAW, t))
         state.push(DRAW)
         self.core = state
-        self._check_forced()
+        self.pending = False
+
+    def sample_deal(self, seat: int, rng: random.Random) -> Deal:
+        """A deal drawn uniformly among those consistent with what ``seat`` knows.
+
+        That another seat chose ``draw`` and waits for its tile is public
+        too: its hand holds no tile it would have had to play (R15, R16).
+        The core's view learns that from the draw move only, so worlds
+        breaking it are rejected here (exact: the uniform law restricted to
+        the worlds that keep it).
+        """
+        sampler = sampler_for(self.view(seat))
+        core = self.core
+        assert core is not None
+        if not self.pending or core.to_move == seat:
+            return sampler.sample_deal(rng)
+        drawer = core.to_move
+        tb = tables_for(self.setup.rules)
+        void = tb.forced_free(core.left, core.right, tb.optional)
+        for _ in range(MAX_REJECTIONS):
+            world = sampler.sample(rng)
+            if not world.hands[drawer] & void:
+                return world.deal
+        raise MatadorError(f"no world in {MAX_REJECTIONS} where seat {drawer} may draw")
 
     def view(self, seat: int) -> PlayerView:
         view = self.views.get(seat)
@@ -454,7 +483,7 @@ class MatadorState(pyspiel.State):
             if h.leader >= 0:
                 new.apply_action(h.leader)
             return new
-        deal = sampler_for(h.view(player_id)).sample_deal(rng)
+        deal = h.sample_deal(player_id, rng)
         for s in range(n):
             for t in (h.dealt[s] if s == player_id else deal.hands[s]):
                 new.apply_action(int(t))
@@ -462,14 +491,11 @@ class MatadorState(pyspiel.State):
             new.apply_action(h.leader)
         k = 0
         for _, m, _ in h.hist:
+            new.apply_action(m)
             if m == DRAW:
-                if new.current_player() != pyspiel.PlayerId.CHANCE:
-                    new.apply_action(DRAW)  # a chosen draw here, forced in the real hand
                 new.apply_action(int(deal.boneyard[k]))
                 k += 1
-            else:
-                new.apply_action(m)
-        if h.pending and new.current_player() != pyspiel.PlayerId.CHANCE:
+        if h.pending:
             new.apply_action(DRAW)
         return new
 
@@ -598,7 +624,8 @@ def check_resample(state: MatadorState, player: int, sampler: Callable[[], float
     obs.set_from(state, player)
     want = (info.string_from(state, player), obs.string_from(state, player),
             info.tensor.copy(), obs.tensor.copy(), state.current_player())
-    legal = state.legal_actions(player)
+    to_move = state.current_player() == player
+    legal = state.legal_actions(player) if to_move else []
     for _ in range(samples):
         other = state.resample_from_infostate(player, sampler)
         info.set_from(other, player)
@@ -610,7 +637,8 @@ def check_resample(state: MatadorState, player: int, sampler: Callable[[], float
         assert np.array_equal(got[2], want[2]), "information state tensor differs"
         assert np.array_equal(got[3], want[3]), "observation tensor differs"
         assert got[4] == want[4], f"current player {got[4]} != {want[4]}"
-        assert other.legal_actions(player) == legal, "legal actions differ"
+        if to_move:
+            assert other.legal_actions(player) == legal, "legal actions differ"
 
 
 pyspiel.register_game(GAME_TYPE, MatadorGame)

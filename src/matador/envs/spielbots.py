@@ -68,19 +68,26 @@ class _ISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
         """Nothing to track."""
 
 
-def ismcts_bot(game: Any, simulations: int = 200, uct_c: float = 2.0, seed: int | None = None,
+def ismcts_bot(game: Any, simulations: int = 200, uct_c: float = 1.0, seed: int | None = None,
                **kwargs: Any) -> ismcts.ISMCTSBot:
-    """OpenSpiel's ``ISMCTSBot`` with one random rollout per leaf (``kwargs`` go to it)."""
+    """OpenSpiel's ``ISMCTSBot`` with one random rollout per leaf (``kwargs`` go to it).
+
+    Its worlds come from ``resample_from_infostate`` with the bot's own
+    generator (OpenSpiel's default sampler is seeded from the system), so a
+    ``seed`` makes the bot deterministic.
+    """
     rs = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
-    return _ISMCTSBot(game=game, evaluator=evaluator, uct_c=uct_c,
-                      max_simulations=simulations, random_state=rs, **kwargs)
+    bot = _ISMCTSBot(game=game, evaluator=evaluator, uct_c=uct_c,
+                     max_simulations=simulations, random_state=rs, **kwargs)
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rs.uniform))
+    return bot
 
 
 class DeterminizedMCTSBot(pyspiel.Bot):  # type: ignore[misc]
     """OpenSpiel's ``MCTSBot`` on ``worlds`` resampled states, visits summed per move."""
 
-    def __init__(self, game: Any, worlds: int = 10, simulations: int = 40, uct_c: float = 2.0,
+    def __init__(self, game: Any, worlds: int = 10, simulations: int = 40, uct_c: float = 1.0,
                  seed: int | None = None) -> None:
         pyspiel.Bot.__init__(self)
         self.worlds = worlds

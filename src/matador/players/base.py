@@ -175,13 +175,46 @@ def bot_kinds() -> list[str]:
     return list(_REGISTRY)
 
 
+def register_loader(kind: str, factory: Callable[[str], Bot]) -> None:
+    """Make a bot kind known whose spec argument is text, not a budget (``policy:FILE``).
+
+    Optional parts (:mod:`matador.envs.policy`) register themselves on import;
+    :func:`make_bot` imports them through the ``matador.bots`` entry points
+    of the installed packages, so this module never names them.
+    """
+    _LOADERS[kind] = factory
+
+
+_LOADERS: dict[str, Callable[[str], Bot]] = {}
+BOT_ENTRY_POINTS = "matador.bots"
+"""The entry point group naming modules that register bot kinds when imported."""
+
+
+def _load_plugin(kind: str) -> None:
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=BOT_ENTRY_POINTS, name=kind):
+        try:
+            point.load()
+        except ImportError as e:
+            raise BotError(f"bot {kind!r} needs a part that is not installed ({e.name}): "
+                           "pip install 'matador[rl]'") from None
+
+
 def make_bot(spec: str) -> Bot:
-    """Build a bot from ``kind[:budget]`` (``pimc:500ms``, ``ismcts:2000it``) or a level name."""
+    """Build a bot from ``kind[:budget]`` (``pimc:500ms``, ``ismcts:2000it``), a level name,
+    or ``kind:ARGUMENT`` for a kind registered with :func:`register_loader` (``policy:FILE``)."""
     spec = spec.strip()
     if spec in LEVELS:
         spec = LEVELS[spec]
     kind, _, budget = spec.partition(":")
+    if kind not in _REGISTRY and kind not in _LOADERS:
+        _load_plugin(kind)
+    if kind in _LOADERS:
+        if not budget:
+            raise BotError(f"bot {kind!r} needs an argument: {kind}:FILE")
+        return _LOADERS[kind](budget)
     if kind not in _REGISTRY:
-        known = ", ".join([*_REGISTRY, *LEVELS])
+        known = ", ".join([*_REGISTRY, *_LOADERS, *LEVELS])
         raise BotError(f"unknown bot {kind!r} (one of {known})")
     return _REGISTRY[kind](Budget.parse(budget) if budget else None)
