@@ -61,11 +61,11 @@ def test_rewards_at_the_end_of_the_hand() -> None:
 
 def test_match_rewards_at_the_end_of_the_match() -> None:
     env = MatadorEnv(match=True, opponents="greedy")
-    obs, info = env.reset(seed=2)
+    _, info = env.reset(seed=2)
     hands = set()
     while True:
         action = int(np.flatnonzero(info["action_mask"])[0])
-        obs, reward, terminated, _, info = env.step(action)
+        _obs, reward, terminated, _, info = env.step(action)
         hands.add(env.episode.hands_played)
         if terminated:
             break
@@ -75,9 +75,9 @@ def test_match_rewards_at_the_end_of_the_match() -> None:
 
 def test_illegal_actions() -> None:
     env = MatadorEnv()
-    obs, info = env.reset(seed=1)
+    _, info = env.reset(seed=1)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    obs, reward, terminated, _, info = env.step(illegal)
+    _obs, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
     with pytest.raises(MatadorError, match="reset"):
         env.step(illegal)

@@ -38,7 +38,7 @@ def test_parameters() -> None:
     assert game.get_parameters()["utility"] == "points"
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 28
-    with pytest.raises(MatadorError, match="overrides.colour"):
+    with pytest.raises(MatadorError, match=r"overrides\.colour"):
         load(rules='{"colour": 1}')
     with pytest.raises(MatadorError, match="not a JSON object"):
         load(rules="draw=one")

@@ -135,7 +135,7 @@ def test_gradient_of_the_example_matches_finite_differences() -> None:
     def loss(params: dict[str, Any]) -> float:
         saved = net.params
         net.params = params
-        h, probs, value = net.forward(x, mask)
+        _h, probs, value = net.forward(x, mask)
         net.params = saved
         adv = returns - value  # treated as a constant in the gradient below
         logp = np.log(np.where(probs > 0, probs, 1.0))

@@ -63,7 +63,7 @@ class MatadorEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     (:class:`~matador.envs.episode.Reward`).
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(self, preset: str = "classic", players: int = 2,
                  rules: Mapping[str, Any] | None = None, seat: int | None = 0,
@@ -140,7 +140,7 @@ class MatadorEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """The learner's legal moves as 128 flags (for masked algorithms)."""
         return self.episode.action_mask(self.seat)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The table as text (see :func:`~matador.envs.render.render_text`)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
@@ -183,7 +183,7 @@ class MatadorEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
 def _register() -> None:
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point=MatadorEnv)
+        gymnasium.register(id=ENV_ID, entry_point="matador.envs.gym_env:MatadorEnv")
 
 
 _register()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -53,7 +53,7 @@ def env(**kwargs: Any) -> AECEnv:
     return aec
 
 
-class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo's name for it)
+class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     """Matador for ``players`` agents under ``preset`` with house-rule ``rules`` overrides.
 
     ``rules`` maps RULES.md parameter names to values (``{"draw": "one"}``);
@@ -62,7 +62,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo's name for it)
     is ``"human"`` (prints) or ``"ansi"`` (returns the text).
     """
 
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"],
         "name": "matador_v0",
         "is_parallelizable": False,

@@ -163,7 +163,7 @@ def _parse_params(params: Mapping[str, Any] | None) -> _Setup:
     return _Setup(rules, players, reward_of(p["utility"]))
 
 
-class MatadorGame(pyspiel.Game):
+class MatadorGame(pyspiel.Game):  # type: ignore[misc]
     """The game ``python_matador`` (see the module docstring)."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
@@ -360,7 +360,7 @@ class _Hand:
         return view
 
 
-class MatadorState(pyspiel.State):
+class MatadorState(pyspiel.State):  # type: ignore[misc]
     """One node of ``python_matador`` (see the module docstring)."""
 
     def __init__(self, game: MatadorGame) -> None:
@@ -536,7 +536,7 @@ class MatadorObserver:
 
     def set_from(self, state: MatadorState, player: int) -> None:
         """Fill :attr:`tensor` with ``player``'s view of ``state``."""
-        h = state._hand  # noqa: SLF001 (the observer is part of the game)
+        h = state._hand
         setup = self.setup
         enc = setup.encoder
         out = self.tensor[:enc.size]
@@ -571,7 +571,7 @@ class MatadorObserver:
 
     def string_from(self, state: MatadorState, player: int) -> str:
         """``player``'s information state (perfect recall) or observation, as text."""
-        h = state._hand  # noqa: SLF001
+        h = state._hand
         own = " ".join(NAMES[t] for t in sorted(h.dealt[player]))
         if self.perfect_recall:
             moves = " ".join(

@@ -114,4 +114,4 @@ class DeterminizedMCTSBot(pyspiel.Bot):  # type: ignore[misc]
             root = self.mcts.mcts_search(world)
             for child in root.children:
                 visits[int(child.action)] += child.explore_count
-        return max(legal, key=lambda a: (visits[a], -a))
+        return int(max(legal, key=lambda a: (visits[a], -a)))
