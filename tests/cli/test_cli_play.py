@@ -29,7 +29,7 @@ MATADOR = Path(sys.executable).parent / "matador"
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"
-MOVE_PROMPT = r"\[1-\d+, h, r, s, q\]: "
+MOVE_PROMPT = r"\[1(?:\.\.\d+)?, h, r, s, q\]: "
 ENTER_PROMPT = r"\[Enter\] "
 
 
@@ -237,7 +237,7 @@ def test_show_steps_with_keys(tmp_path: Path) -> None:
     example = Path(__file__).resolve().parents[2] / "examples" / "hand.json"
     child = spawn(["show", str(example), "--lang", "ru"], tmp_path)
     child.expect(r"\[1/16\]: ")
-    assert "Партия 1, начало" in plain(child.before)
+    assert "Кон 1, начало" in plain(child.before)  # a hand is «кон», the match «партия»
     child.sendline("")
     child.expect(r"\[2/16\]: ")
     child.sendline("b")
@@ -318,11 +318,11 @@ def test_ctrl_c_and_eof_stop_quietly(tmp_path: Path) -> None:
 def test_start_menu(tmp_path: Path) -> None:
     """Without game flags the start menu opens; a changed language applies at once."""
     child = spawn(["play", "--no-save"], tmp_path)
-    child.expect(r"\[Enter, 1-9, r, q\]: ")
+    child.expect(r"\[Enter, 1\.\.9, r, q\]: ")
     child.sendline("7")  # language
-    child.expect(r"\[1-4\]: ")
+    child.expect(r"\[1\.\.4\]: ")
     child.sendline("2")  # Español
-    child.expect(r"\[Enter, 1-9, r, q\]: ")
+    child.expect(r"\[Enter, 1\.\.9, r, q\]: ")
     assert "Reglas de la casa" in plain(child.before)
     child.sendline("q")
     child.expect(pexpect.EOF)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -178,10 +178,14 @@ def view_at(record: Record, ply: int) -> PlayerView | None:
 
 
 def review(record: Record, budget: Budget, rng: Random, seats: Iterable[int] | None = None,
-           plies: Iterable[int] | None = None) -> list[ReviewedMove]:
+           plies: Iterable[int] | None = None,
+           known: Mapping[int, Analysis] | None = None) -> list[ReviewedMove]:
     """Analyse the decisions of ``seats`` (default: all) at ``plies`` (default: all) of a record.
 
     Positions with a single legal move are skipped: there was nothing to decide.
+    ``known`` maps plies to analyses already made of them (the hints a player
+    asked for), which are used as they are, so a review never contradicts the
+    hint shown at that move.
     """
     wanted_seats = set(range(record.players) if seats is None else seats)
     wanted_plies = None if plies is None else set(plies)
@@ -192,7 +196,8 @@ def review(record: Record, budget: Budget, rng: Random, seats: Iterable[int] | N
         seat = state.to_move
         if seat in wanted_seats and (wanted_plies is None or ply in wanted_plies) and \
                 len(state.legal_move_ids()) > 1:
-            result = analyse(PlayerView.of(state, seat, leader_by_rule=by_rule), budget, rng)
+            result = (known or {}).get(ply) or analyse(
+                PlayerView.of(state, seat, leader_by_rule=by_rule), budget, rng)
             chosen = result.of(m)
             out.append(ReviewedMove(ply, seat, MOVES[m], result,
                                     max(0.0, result.best.win - chosen.win),

@@ -11,7 +11,6 @@ keyboard the screen is cleared and the keyboard handed over between them.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,16 +22,19 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from matador.core.errors import MatadorError
-from matador.core.match import Match
 from matador.core.moves import DRAW, PASS, Move
 from matador.core.record import Record, replay
 from matador.core.rules import Rules
 from matador.core.score import breakdown
-from matador.core.state import HandState
+from matador.core.tiles import Tile
 from matador.core.view import PlayerView
-from matador.players import LEVELS, Bot, BotError, OracleBot, make_bot
+from matador.players import LEVELS, BotError, OracleBot, make_bot
 from matador.players.analysis import Analysis, ReviewedMove, analyse, review
 from matador.players.base import Budget
+from matador.table.drive import play_game
+from matador.table.events import Event, EventKind
+from matador.table.players import BotPlayer, Player
+from matador.table.referee import Table
 from matador.ui.describe import (
     Entry,
     announce,
@@ -159,8 +161,14 @@ def default_names(seats: Sequence[SeatSpec]) -> list[str]:
         elif s.is_human:
             out.append(_("You") if humans == 1 else _("Player {n}").format(n=i))
         else:
-            out.append(_("Bot {n} ({level})").format(n=i, level=s.kind))
+            out.append(_("Bot {n} ({level})").format(n=i, level=level_word(s.kind)))
     return out
+
+
+def level_word(kind: str) -> str:
+    """A bot level in the interface language (``normal``); another bot spec as it is."""
+    return {"easy": _("easy"), "normal": _("normal"), "strong": _("strong"),
+            "max": _("max")}.get(kind, kind)
 
 
 def confirm_words() -> set[str]:
@@ -168,8 +176,48 @@ def confirm_words() -> set[str]:
     return {"y", "yes", _("y").lower(), _("yes").lower()}
 
 
+class LeaveMatch(Exception):
+    """The session ends at the keyboard (a quit or the end of input): not a fault of play.
+
+    The referee's drivers let it through and leave the table as it was.
+    """
+
+    ends_session = True
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+class TerminalPlayer(Player):
+    """The person at the keyboard for one seat: :meth:`Game.human_turn` asks them."""
+
+    def __init__(self, game: Game, name: str) -> None:
+        self.game = game
+        self.name = name
+
+    @property
+    def blocking(self) -> bool:
+        """False: the driver waits for a person, it does not compute."""
+        return False
+
+    def move(self, view: PlayerView, rng: random.Random) -> Move:
+        """Hand the keyboard over if needed, then ask for the move."""
+        try:
+            return self.game.human_turn(view)
+        except QuitGame:
+            raise LeaveMatch("quit") from None
+        except EOFError:
+            raise LeaveMatch("eof") from None
+
+
 class Game:
-    """One match at the terminal (see the module docstring)."""
+    """One match at the terminal (see the module docstring).
+
+    The match is refereed by a :class:`~matador.table.referee.Table` and
+    driven by :func:`~matador.table.drive.play_game`; this class only shows
+    the table's events at the keyboard and asks the people at it.
+    """
 
     def __init__(self, config: GameConfig, term: Terminal, *, save_to: TextIO | None = None,
                  save_name: str | None = None) -> None:
@@ -178,22 +226,38 @@ class Game:
         self.rules = config.rules()
         self.seed = config.seed if config.seed is not None else random.SystemRandom().getrandbits(
             63)
-        self.match = Match(self.rules, config.players, random.Random(self.seed))
+        self.table = Table(self.rules, config.players,
+                           meta={"seats": [str(s) for s in config.seats]})
         self.names = default_names(config.seats)
         self.humans = [i for i, s in enumerate(config.seats) if s.is_human]
-        self.bots: dict[int, Bot] = {
-            i: make_bot(s.kind) for i, s in enumerate(config.seats) if not s.is_human}
+        self.players: list[Player] = [
+            TerminalPlayer(self, self.names[i]) if s.is_human else BotPlayer(s.kind)
+            for i, s in enumerate(config.seats)]
+        self._deal_rng = random.Random(self.seed)
         self.rngs = [random.Random(f"{self.seed}:seat:{i}") for i in range(config.players)]
         self.hint_rng = random.Random(f"{self.seed}:hints")
         self.save_to = save_to
         self.save_name = save_name
         self.saved = 0
         self._at_keyboard: int | None = None
+        self._draws: list[int] = [-1, 0]  # a bot's unseen draws in a row, told as one line
+        self._recap: dict[int, list[str]] = {s: [] for s in self.humans}
+        self._hints: dict[tuple[int, int], Analysis] = {}
 
     @property
     def hot_seat(self) -> bool:
         """Whether several humans share the keyboard."""
         return len(self.humans) > 1
+
+    @property
+    def you(self) -> int | None:
+        """The seat of the lone person at the keyboard, addressed as "you" (else ``None``)."""
+        return self.humans[0] if len(self.humans) == 1 else None
+
+    @property
+    def hand_number(self) -> int:
+        """The hand being played (1-based)."""
+        return self.table.hand_number
 
     # -- the match ----------------------------------------------------------------
 
@@ -201,16 +265,16 @@ class Game:
         """Play the match; return the exit status (0, or 130 after Ctrl-C)."""
         try:
             self._intro()
-            while not self.match.is_over:
-                state = self.match.next_hand()
-                self.play_hand(state)
-                self.match.finish_hand(state)
-                self._save(self.match.records[-1])
-                self._hand_end(self.match.records[-1])
+            play_game(self.table, self.players, deal_rng=lambda hand: self._deal_rng,
+                      rngs=self.rngs, on_event=self._on_events)
             self._match_end()
             return 0
-        except QuitGame:
-            self._goodbye(_("You left the match."))
+        except (QuitGame, LeaveMatch) as e:
+            if isinstance(e, LeaveMatch) and e.why == "eof":
+                self.term.print("")
+                self._goodbye(_("End of input: the match stops here."))
+            else:
+                self._goodbye(_("You left the match."))
             return 0
         except EOFError:
             self.term.print("")
@@ -229,8 +293,21 @@ class Game:
         if self.save_name:
             self.term.print(_("Every finished hand is saved to {file}.").format(
                 file=self.save_name))
-        if self.humans and not self.hot_seat:
-            self.term.pause(_("Press Enter to start"))
+        if self.humans:  # hot seat too: the rules and seats are read before the first hand-over
+            self._pause(_("Press Enter to start"))
+
+    def _pause(self, text: str) -> None:
+        """Wait for Enter; ``q`` offers to leave the match."""
+        answer = self.term.ask(f"{text} [Enter] ")
+        if answer.strip().lower() in ("q", "quit", "exit"):
+            self._confirm_leave()
+
+    def _confirm_leave(self) -> None:
+        message = _("Leave the match? Finished hands stay saved.") if self.save_name else \
+            _("Leave the match?")
+        answer = self.term.ask(message + " [y/n]: ")
+        if answer.strip().lower() in confirm_words():
+            raise QuitGame
 
     def _goodbye(self, why: str) -> None:
         self.term.print(why)
@@ -251,12 +328,9 @@ class Game:
         The record is rebuilt from the deal and the moves and replayed, so a state
         caught halfway through a move (Ctrl-C) can never write a wrong record.
         """
-        state = self.match.current
-        if self.save_to is None or state is None or state.is_over or not state.moves:
+        record = self.table.unfinished_record()
+        if self.save_to is None or record is None or not record.moves:
             return 0
-        record = Record(self.rules, state.deal, tuple(state.moves), {
-            "hand": self.match.hand_number + 1, "scores_before": list(self.match.scores),
-            "seats": [str(s) for s in self.config.seats], "unfinished": True})
         try:
             replay(record)
         except MatadorError:
@@ -266,83 +340,117 @@ class Game:
         return len(record.moves)
 
     def _save(self, record: Record) -> None:
-        record = dataclasses.replace(record, meta={
-            **dict(record.meta or {}), "seats": [str(s) for s in self.config.seats]})
-        self.match.records[-1] = record
         if self.save_to is not None:
             self.save_to.write(record.dumps() + "\n")
             self.save_to.flush()
             self.saved += 1
 
-    # -- one hand -------------------------------------------------------------------
+    # -- what happens at the table --------------------------------------------------
 
-    def play_hand(self, state: HandState) -> None:
-        """Play one hand to its end, asking humans and bots in turn."""
-        number = self.match.hand_number + 1
-        scores = tuple(self.match.scores)
+    def _on_events(self, events: Sequence[Event]) -> None:
+        for event in events:
+            if event.kind == EventKind.HAND_START:
+                self._hand_start(event)
+            elif event.kind == EventKind.MOVE:
+                self._move(event)
+            elif event.kind == EventKind.HAND_END:
+                self._flush_draws()
+                record = self.table.records[-1]
+                self._save(record)
+                self._hand_end(record)
+
+    def _say(self, text: str, *, style: str = "", private: str | None = None,
+             seat: int | None = None) -> None:
+        """Print a line at the table; the others at the keyboard read it in their recap.
+
+        ``private`` is the wording for ``seat`` alone (its own draw): shown on the
+        screen now, while the recap of the others gets the public ``text``.
+        """
+        self.term.print(Text(private or text, style=style))
+        for s, lines in self._recap.items():
+            if s != seat or private is None:
+                lines.append(text)
+
+    def _hand_start(self, event: Event) -> None:
         self._at_keyboard = None  # hot seat: every hand starts with a handover
-        by_rule = self.match.leader_by_rule
+        self._draws = [-1, 0]
+        for lines in self._recap.values():
+            lines.clear()
+        leader = event.public["leader"]
+        number = event.public["hand"]
         self.term.print("")
-        self.term.print(Text(_("Hand {n}: {name} leads.").format(
-            n=number, name=self.names[state.deal.leader]), style="bold"))
-        draws = [-1, 0]  # a bot's unseen draws in a row, told as one line
-        while not state.is_over:
-            seat = state.to_move
-            view = PlayerView.of(state, seat, leader_by_rule=by_rule, scores=scores)
-            if seat in self.bots:
-                move = self.bots[seat].choose(view, self.rngs[seat])
-            else:
-                self._flush_draws(draws)
-                if self.hot_seat and self._at_keyboard != seat:
-                    self._hand_over(seat)
-                move = self.human_turn(view, number)
-            if move == DRAW and seat in self.bots:
-                if draws[0] != seat:
-                    self._flush_draws(draws)
-                draws[:] = [seat, draws[1] + 1 if draws[0] == seat else 1]
-                state.push(move)
-                continue
-            self._flush_draws(draws)
-            drawn = state.boneyard[0] if move == DRAW else None
-            said = announce(self.rules, state.left, state.right, move, self.names[seat], drawn,
-                            you=seat in self.humans and not self.hot_seat)
-            self.term.print(Text("· " + said, style=TURN_STYLE if seat in self.humans else ""))
-            state.push(move)
-        self._flush_draws(draws)
+        if leader == self.you:
+            text = _("Hand {n}: you lead.").format(n=number)
+        else:
+            text = _("Hand {n}: {name} leads.").format(n=number, name=self.names[leader])
+        self._say(text, style="bold")
 
-    def _flush_draws(self, draws: list[int]) -> None:
-        seat, n = draws
+    def _move(self, event: Event) -> None:
+        seat = event.public["seat"]
+        m = Move(event.public["id"])
+        if m == DRAW and seat not in self.humans:
+            if self._draws[0] != seat:
+                self._flush_draws()
+            self._draws[:] = [seat, self._draws[1] + 1 if self._draws[0] == seat else 1]
+            return
+        self._flush_draws()
+        left, right = event.public["before"]
+        style = TURN_STYLE if seat in self.humans else ""
+        you = seat == self.you
+        public = "· " + announce(self.rules, left, right, m, self.names[seat], you=you)
+        if m == DRAW:  # a person's own draw: the tile is theirs to see
+            tile = Tile.parse(event.for_recipient(seat)["tile"])
+            mine = "· " + announce(self.rules, left, right, m, self.names[seat], tile, you=you)
+            self._say(public, style=style, private=mine, seat=seat)
+        else:
+            self._say(public, style=style)
+
+    def _flush_draws(self) -> None:
+        seat, n = self._draws
         if n:
-            self.term.print("· " + ngettext("{name} draws a tile", "{name} draws {n} tiles", n)
-                            .format(name=self.names[seat], n=n))
-        draws[:] = [-1, 0]
+            self._say("· " + ngettext("{name} draws a tile", "{name} draws {n} tiles", n)
+                      .format(name=self.names[seat], n=n))
+        self._draws[:] = [-1, 0]
 
     def _hand_over(self, seat: int) -> None:
-        """Hot seat: clear the screen, hand the keyboard to ``seat``, clear again."""
+        """Hot seat: clear the screen, hand the keyboard to ``seat``, clear again, and tell
+        them what happened since their last turn."""
         self.term.clear()
         self.term.print(Text(_("Pass the keyboard to {name} (seat {seat}).").format(
             name=self.names[seat], seat=seat), style="bold reverse"))
-        self.term.pause(_("{name}, press Enter when the others are not looking").format(
+        self._pause(_("{name}, press Enter when the others are not looking").format(
             name=self.names[seat]))
         self.term.clear()
         self._at_keyboard = seat
+        lines = self._recap.get(seat, [])
+        if lines:
+            self.term.print(Text(_("Since your last turn:"), style="bold"))
+            for line in lines:
+                self.term.print(line)
+            lines.clear()
 
-    def _table(self, view: PlayerView, number: int) -> RenderableType:
-        return render_table(table_from_view(view, self.names, hand_number=number))
+    def _table(self, view: PlayerView) -> RenderableType:
+        return render_table(table_from_view(view, self.names, hand_number=self.hand_number))
 
-    def human_turn(self, view: PlayerView, number: int) -> Move:
+    def human_turn(self, view: PlayerView) -> Move:
         """Ask the human at ``view.seat`` for a move until it is a legal one."""
+        self._flush_draws()
+        if self.hot_seat and self._at_keyboard != view.seat:
+            self._hand_over(view.seat)
+        self._recap.get(view.seat, []).clear()
         entries = menu_entries(view)
         if len(entries) == 1 and entries[0].move in (DRAW, PASS):
             line = hand_text(view.hand, view.rules)
             self.term.print(line)
             self.term.print(Text(forced_text(view, entries[0].move), style="italic"))
             return entries[0].move
-        self.term.print(self._table(view, number))
+        self.term.print(self._table(view))
         self._menu(entries)
         ask = _("{name}, your move").format(name=self.names[view.seat]) if self.hot_seat \
             else _("Your move")
-        prompt = f"{ask} [1-{len(entries)}, h, r, s, q]: "
+        # "1..N", never "1-N", which would read as a tile
+        numbers = "1" if len(entries) == 1 else f"1..{len(entries)}"
+        prompt = f"{ask} [{numbers}, h, r, s, q]: "
         while True:
             text = self.term.ask(prompt).strip()
             key = text.lower()
@@ -353,12 +461,9 @@ class Game:
                 self._menu(entries)
             elif key in ("s", "scores"):
                 self.term.print(scores_table(table_from_view(view, self.names,
-                                                             hand_number=number)))
+                                                             hand_number=self.hand_number)))
             elif key in ("q", "quit", "exit"):
-                answer = self.term.ask(_("Leave the match? Finished hands stay saved.")
-                                       + " [y/n]: ")
-                if answer.strip().lower() in confirm_words():
-                    raise QuitGame
+                self._confirm_leave()
             elif key in ("?", "help"):
                 self._help(len(entries))
             elif key == "":
@@ -387,6 +492,7 @@ class Game:
         budget = Budget.parse(self.config.hint_budget)
         with self.term.console.status(_("Thinking…")):
             analysis = analyse(view, budget, self.hint_rng)
+        self._hints[self.hand_number, view.ply] = analysis  # the review reuses it
         self.term.print(hint_table(analysis, entries))
 
     # -- the end of a hand and of the match ------------------------------------------------
@@ -394,35 +500,38 @@ class Game:
     def _hand_end(self, record: Record) -> None:
         state = record.state()
         outcome = state.outcome
-        if outcome is None:  # pragma: no cover - finish_hand takes finished hands only
+        if outcome is None:  # pragma: no cover - the table records finished hands only
             return
-        number = len(self.match.records)
+        number = len(self.table.records)
         before = list(record.meta.get("scores_before", [0] * self.config.players)) \
             if record.meta else [0] * self.config.players
+        after = list(self.table.scores)
         if self.hot_seat:
             self.term.clear()
         self.term.print("")
         self.term.print(Text(hand_result_text(outcome.winner, outcome.reason.value, self.names,
-                                              number), style="bold"))
-        self.term.print(render_table(table_from_state(state, self.names, scores=before,
+                                              number, you=self.you), style="bold"))
+        self.term.print(render_table(table_from_state(state, self.names, scores=after,
                                                       hand_number=number)))
-        self.term.print(hand_end_table(record, self.names, before, self.match.scores))
+        self.term.print(hand_end_table(record, self.names, before, after))
         self.term.print(_("Hand {n}: pips {pips} · points {points} · scores {scores}").format(
             n=number, pips=slash(outcome.pips), points=slash(outcome.points, signed=True),
-            scores=slash(self.match.scores)))
-        if not self.match.is_over and self.humans:
-            self.term.pause(_("Press Enter for the next hand"))
+            scores=slash(after)))
+        if not self.table.is_over and self.humans:
+            self._pause(_("Press Enter for the next hand"))
 
     def _match_end(self) -> None:
-        winner = self.match.winner
+        winner = self.table.winner
         self.term.print("")
         if winner is None:
             self.term.print(Text(_("The match ends with no winner."), style="bold"))
+        elif winner == self.you:
+            self.term.print(Text(_("You win the match!"), style="bold green"))
         else:
             self.term.print(Text(_("{name} wins the match!").format(name=self.names[winner]),
                                  style="bold green"))
         self.term.print(_("Final scores: {scores}").format(scores=", ".join(
-            f"{name} {score}" for name, score in zip(self.names, self.match.scores,
+            f"{name} {score}" for name, score in zip(self.names, self.table.scores,
                                                      strict=True))))
         if self.humans and self.config.review:
             self._review()
@@ -439,21 +548,28 @@ class Game:
         rng = random.Random(f"{self.seed}:review")
         found: list[tuple[int, ReviewedMove]] = []
         with self.term.console.status(_("Reviewing your moves…")):
-            for number, record in enumerate(self.match.records, 1):
-                for r in review(record, budget, rng, self.humans):
+            for number, record in enumerate(self.table.records, 1):
+                known = {ply: a for (hand, ply), a in self._hints.items() if hand == number}
+                for r in review(record, budget, rng, self.humans, known=known):
                     found.append((number, r))
         costly = sorted((x for x in found if x[1].cost > 0), key=lambda x: -x[1].cost)[:3]
         if not costly:
             self.term.print(_("Review: no costly moves found — well played."))
             return
         table = RichTable(title=_("Your costliest moves"), box=box.SIMPLE)
-        for col in (_("hand"), _("move no."), _("player"), _("played"), _("better"),
+        for col in (_("hand"), _("ply"), _("player"), _("played"), _("better"),
                     _("win chance lost"), _("verdict")):
             table.add_column(col)
         for number, r in costly:
-            table.add_row(str(number), str(r.ply + 1), self.names[r.seat], str(r.played),
-                          str(r.analysis.best.move), f"{r.cost:.0%}", label_text(r.label))
+            table.add_row(str(number), str(r.ply), self.names[r.seat], str(r.played),
+                          str(r.analysis.best.move),
+                          f"{r.cost:.0%} ± {2 * r.cost_stderr:.0%}", label_text(r.label))
         self.term.print(table)
+        self.term.print(Text(_(
+            "ply: moves played before it in the hand, as in matador analyse FILE --ply N. "
+            "A move is good when its cost is within two standard errors (±) of zero: the "
+            "search cannot tell it from the best; beyond that, an inaccuracy costs 2% or more, "
+            "a mistake 6%, a blunder 15%."), style="dim"))
 
 
 def label_text(label: str) -> str:
@@ -476,14 +592,20 @@ def hint_table(analysis: Analysis, entries: Sequence[Entry]) -> RichTable:
     return table
 
 
-def hand_result_text(winner: int | None, reason: str, names: Sequence[str], number: int) -> str:
-    """``Hand 2: You went out and win the hand.``"""
+def hand_result_text(winner: int | None, reason: str, names: Sequence[str], number: int,
+                     *, you: int | None = None) -> str:
+    """``Hand 2: you went out and win the hand.`` (``you``: the seat addressed as "you")."""
     if winner is None:
         return _("Hand {n} is blocked with a tie for the fewest pips: no winner.").format(
             n=number)
     if reason == "out":
+        if winner == you:
+            return _("Hand {n}: you went out and win the hand.").format(n=number)
         return _("Hand {n}: {name} went out and wins the hand.").format(n=number,
                                                                        name=names[winner])
+    if winner == you:
+        return _("Hand {n} is blocked: you have the fewest pips and win the hand.").format(
+            n=number)
     return _("Hand {n} is blocked: {name} has the fewest pips and wins the hand.").format(
         n=number, name=names[winner])
 

@@ -77,7 +77,7 @@ class StartMenu:
             self.term.print(table)
             answer = self.term.ask(_("Enter starts the match; a number changes an item; "
                                      "r shows the rules; q quits")
-                                   + f" [Enter, 1-{len(items)}, r, q]: ").strip().lower()
+                                   + f" [Enter, 1..{len(items)}, r, q]: ").strip().lower()
             if answer == "":
                 return self.config
             if answer == "q":
@@ -97,7 +97,7 @@ class StartMenu:
         for i, (_value, label) in enumerate(options, 1):
             self.term.print(f"  {i}  {label}")
         answer = self.term.ask(_("Your choice (Enter keeps the current one)")
-                               + f" [1-{len(options)}]: ").strip()
+                               + f" [1..{len(options)}]: ").strip()
         if answer.isdigit() and 1 <= int(answer) <= len(options):
             return options[int(answer) - 1][0]
         if answer:
@@ -176,6 +176,8 @@ class StartMenu:
                 continue
             if not raw.strip():
                 self.config.overrides.pop(name, None)
+                self.term.print(_("{name} is back to the preset's value: {value}").format(
+                    name=name, value=json.dumps(self._rules().parameters()[name])))
                 continue
             try:
                 parsed: Any = json.loads(raw)
@@ -184,6 +186,8 @@ class StartMenu:
             if self._override(name, parsed):
                 lo, hi = self._rules().players
                 self._resize(min(max(self.config.players, lo), hi))
+                self.term.print(_("House rule set: {name} = {value}").format(
+                    name=name, value=json.dumps(self._rules().parameters()[name])))
 
     def _language(self) -> None:
         value = self._choose(_("Language"), list(LANGUAGES.items()))

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -139,25 +139,53 @@ def tiles_text(tiles: Sequence[int], rules: Rules) -> Text:
     return text
 
 
-def line_text(table: Table) -> Text:
-    """The line with both open ends highlighted: ``L 3 [3|4][4|3][3|6] 6 R``."""
+def line_text(table: Table, width: int | None = None) -> Text:
+    """The line with both open ends highlighted: ``L 3 [3|4][4|3][3|6] 6 R``.
+
+    With a ``width``, the line is broken into rows of whole tiles that fit it,
+    the left end staying with the first tile and the right end with the last
+    (never alone on a row of its own).
+    """
     if not table.line:
         return Text(_("(empty: the leader opens)"), style="dim")
-    text = Text()
-    text.append(f" {table.left} ", style=END_STYLE)
-    text.append(" ")
     last = len(table.line) - 1
+    words: list[Text] = []
     for i, (a, b) in enumerate(table.line):
-        if i:
+        word = Text()
+        if i == 0:
+            word.append(f" {table.left} ", style=END_STYLE)
+            word.append(" ")
+        word.append("[")
+        word.append(str(a), style=END_STYLE if i == 0 else "")
+        word.append("|")
+        word.append(str(b), style=END_STYLE if i == last else "")
+        word.append("]")
+        if i == last:
+            word.append(" ")
+            word.append(f" {table.right} ", style=END_STYLE)
+        words.append(word)
+    text = Text()
+    used = 0
+    for i, word in enumerate(words):
+        if i and width is not None and used + 1 + word.cell_len > width:
+            text.append("\n")
+            used = 0
+        elif i:
             text.append(" ")
-        text.append("[")
-        text.append(str(a), style=END_STYLE if i == 0 else "")
-        text.append("|")
-        text.append(str(b), style=END_STYLE if i == last else "")
-        text.append("]")
-    text.append(" ")
-    text.append(f" {table.right} ", style=END_STYLE)
+            used += 1
+        text.append_text(word)
+        used += word.cell_len
     return text
+
+
+class LineOfPlay:
+    """The line as a renderable that breaks between whole tiles at the width it is given."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield line_text(self.table, options.max_width)
 
 
 def end_needs(rules: Rules, value: int) -> str:
@@ -221,7 +249,7 @@ def _plays_score(rules: Rules) -> bool:
 
 def render_table(table: Table) -> RenderableType:
     """The whole table: the line and its ends, the seats, the boneyard, the viewer's hand."""
-    parts: list[RenderableType] = [line_text(table)]
+    parts: list[RenderableType] = [LineOfPlay(table)]
     if table.left >= 0:
         parts.append(ends_text(table))
     info = ngettext("Boneyard: {n} tile", "Boneyard: {n} tiles", table.boneyard).format(
