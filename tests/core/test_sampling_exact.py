@@ -245,8 +245,9 @@ CASES = [
                  "first_leader": "lot"}, 2, 6),
     ("classic", {"hand_size": 11, "players": [2, 2], "going_out": "after_boneyard"}, 2, 7),
     ("classic", {"hand_size": 8, "players": [3, 3]}, 3, 8),
-    ("six", {"hand_size": 8, "players": [3, 3]}, 3, 9),
-    ("classic", {"hand_size": 6, "players": [4, 4], "draw": "one"}, 4, 10),
+    pytest.param("six", {"hand_size": 8, "players": [3, 3]}, 3, 9, marks=pytest.mark.slow),
+    pytest.param("classic", {"hand_size": 6, "players": [4, 4], "draw": "one"}, 4, 10,
+                 marks=pytest.mark.slow),
     ("russian", {"hand_size": 6, "players": [4, 4], "matador_anytime": False}, 4, 11),
 ]
 

@@ -139,6 +139,7 @@ def test_review_labels_only_what_the_search_can_tell() -> None:
     assert noisy.label == "good" and clear.label == "blunder"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_bot_finishes_a_thousand_hands(preset: str) -> None:
     """R9-R19: 1,000 hands per preset, every bot seated (tiny budgets), every move validated."""

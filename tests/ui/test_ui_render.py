@@ -32,7 +32,8 @@ from matador.ui.render import (
 )
 from matador.ui.rules_text import render_rules, rule_lines
 
-CASES = [("classic", 2), ("classic", 4), ("paluba", 2), ("russian", 3), ("six", 4)]
+CASES = [("classic", 2), pytest.param("classic", 4, marks=pytest.mark.slow), ("paluba", 2),
+         pytest.param("russian", 3, marks=pytest.mark.slow), ("six", 4)]
 
 
 @pytest.fixture(autouse=True)
