@@ -174,10 +174,10 @@ def test_the_review_reuses_the_hint_and_explains_its_numbers() -> None:
 
 
 def test_the_line_breaks_between_tiles_and_keeps_each_end_with_its_tile() -> None:
-    from matador.ui.render import Table, line_text
+    from matador.ui.render import Board, line_text
 
     line = tuple((i % 7, (i + 3) % 7) for i in range(14))
-    table = Table(Rules.from_preset("classic"), line, 0, 3, (), 5, 0, None)
+    table = Board(Rules.from_preset("classic"), line, 0, 3, (), 5, 0, None)
     for width in range(14, 90, 3):
         rows = line_text(table, width).plain.split("\n")
         assert all(len(r) <= width for r in rows), (width, rows)

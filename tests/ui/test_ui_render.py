@@ -24,11 +24,11 @@ from matador.ui.describe import (
 from matador.ui.i18n import set_language
 from matador.ui.render import (
     END_STYLE,
+    board_from_state,
+    board_from_view,
     line_text,
     plain,
-    render_table,
-    table_from_state,
-    table_from_view,
+    render_board,
 )
 from matador.ui.rules_text import render_rules, rule_lines
 
@@ -74,7 +74,7 @@ def test_no_hidden_tile_on_a_seat_screen(preset: str, players: int) -> None:
             for seat in range(players):
                 view = PlayerView.of(state, seat)
                 hidden = ((1 << NUM_TILES) - 1) & ~view.hand_mask & ~view.played
-                text = plain(render_table(table_from_view(view, names(players))))
+                text = plain(render_board(board_from_view(view, names(players))))
                 if seat == state.to_move:
                     text += "\n".join(f"{e.notation} {e.text}" for e in menu_entries(view))
                 assert shown(text, hidden) == [], (seat, state.moves, text)
@@ -92,13 +92,13 @@ def test_own_hand_and_line_are_drawn_as_faces() -> None:
     state = HandState.new(rules, 2, random.Random(4))
     seat = state.to_move
     view = PlayerView.of(state, seat)
-    text = plain(render_table(table_from_view(view, names(2))))
+    text = plain(render_board(board_from_view(view, names(2))))
     for t in view.hand:
         a, b = HALVES[t]
         assert f"[{a}|{b}]" in text
     state.push(state.legal_move_ids()[0])
     view = PlayerView.of(state, seat)
-    line = line_text(table_from_view(view, names(2)))
+    line = line_text(board_from_view(view, names(2)))
     a, b = view.line[0]
     assert line.plain == f" {a}  [{a}|{b}]  {b} "
     styled = {line.plain[span.start:span.end] for span in line.spans if span.style == END_STYLE}
@@ -109,7 +109,7 @@ def test_full_state_table_reveals_every_hand() -> None:
     """A finished hand (or a record shown in full) shows every hand."""
     rules = Rules.from_preset("classic")
     state = HandState.new(rules, 3, random.Random(8))
-    text = plain(render_table(table_from_state(state, names(3), scores=[0, 0, 0])))
+    text = plain(render_board(board_from_state(state, names(3), scores=[0, 0, 0])))
     for seat in range(3):
         for t in state.hand(seat):
             assert "[{}|{}]".format(*HALVES[t]) in text

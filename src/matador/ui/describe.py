@@ -92,7 +92,7 @@ def forced_text(view: PlayerView, m: int) -> str:
 
 
 @dataclass(frozen=True)
-class Entry:
+class MenuEntry:
     """One numbered line of a move menu."""
 
     move: Move
@@ -100,9 +100,9 @@ class Entry:
     text: str
 
 
-def menu_entries(view: PlayerView) -> list[Entry]:
+def menu_entries(view: PlayerView) -> list[MenuEntry]:
     """The legal moves of ``view.seat`` as menu entries, in notation order."""
-    out: list[Entry] = []
+    out: list[MenuEntry] = []
     last = len(view.hand) == 1
     for m in view.legal_moves:
         if m == DRAW:
@@ -120,7 +120,7 @@ def menu_entries(view: PlayerView) -> list[Entry]:
                                play_points(view.rules, view.left, m, view.right))
             if last:
                 text += " — " + _("your last tile")
-        out.append(Entry(m, str(m), text))
+        out.append(MenuEntry(m, str(m), text))
     return out
 
 
@@ -149,7 +149,7 @@ def announce(rules: Rules, left: int, right: int, m: int, name: str,
 # -- typed input -----------------------------------------------------------------
 
 
-def explain_illegal(view: PlayerView, m: int) -> str:
+def illegal_text(view: PlayerView, m: int) -> str:
     """Why move ``m`` is not legal for ``view.seat`` now, naming the rule, in the UI's language.
 
     The reason comes from the core (:meth:`PlayerView.explain_illegal`); this
@@ -193,7 +193,7 @@ def explain_illegal(view: PlayerView, m: int) -> str:
     return _("Not legal here.")
 
 
-def parse_input(view: PlayerView, text: str, entries: Sequence[Entry]) -> Move | str:
+def parse_input(view: PlayerView, text: str, entries: Sequence[MenuEntry]) -> Move | str:
     """A move chosen by number, notation (``L5-4``, ``draw``) or tile (``4-5``), or why not.
 
     Returns the :class:`Move` when the input names exactly one legal move,
@@ -238,13 +238,13 @@ def parse_input(view: PlayerView, text: str, entries: Sequence[Entry]) -> Move |
     for e in entries:
         if e.move == m:
             return m
-    return explain_illegal(view, m)
+    return illegal_text(view, m)
 
 
 def _tile_reason(view: PlayerView, tile: int) -> str:
     a, b = HALVES[tile]
     if view.rules.is_matador(tile):
-        return explain_illegal(view, Move.play("L", a, b))
+        return illegal_text(view, Move.play("L", a, b))
     return _("neither half joins {left} or {right} (R9).").format(left=view.left,
                                                                   right=view.right)
 
@@ -252,6 +252,6 @@ def _tile_reason(view: PlayerView, tile: int) -> str:
 # -- points of a finished hand -------------------------------------------------------
 
 
-__all__ = ["Entry", "announce", "describe_play", "explain_illegal",
+__all__ = ["MenuEntry", "announce", "describe_play", "illegal_text",
            "forced_text", "menu_entries", "no_play_reason", "parse_input", "play_points",
            "with_points"]

@@ -4,7 +4,7 @@ The controller deals hands, asks each human for moves through a
 :class:`Terminal`, lets bots choose from their own view, announces every move
 in public words, shows the end of each hand and of the match, and saves each
 finished hand as one record line. It renders only
-:class:`~matador.ui.render.Table` values built from one seat's view, so a
+:class:`~matador.ui.render.Board` values built from one seat's view, so a
 screen never shows a tile its viewer may not see; with several humans at one
 keyboard the screen is cleared and the keyboard handed over between them.
 """
@@ -36,7 +36,7 @@ from matador.table.events import Event, EventKind
 from matador.table.players import BotPlayer, Player
 from matador.table.referee import Table
 from matador.ui.describe import (
-    Entry,
+    MenuEntry,
     announce,
     forced_text,
     menu_entries,
@@ -45,12 +45,12 @@ from matador.ui.describe import (
 from matador.ui.i18n import _, ngettext
 from matador.ui.render import (
     TURN_STYLE,
+    board_from_state,
+    board_from_view,
     hand_text,
-    render_table,
+    render_board,
     scores_table,
     slash,
-    table_from_state,
-    table_from_view,
     tiles_text,
 )
 from matador.ui.rules_text import render_rules
@@ -430,7 +430,7 @@ class Game:
             lines.clear()
 
     def _table(self, view: PlayerView) -> RenderableType:
-        return render_table(table_from_view(view, self.names, hand_number=self.hand_number))
+        return render_board(board_from_view(view, self.names, hand_number=self.hand_number))
 
     def human_turn(self, view: PlayerView) -> Move:
         """Ask the human at ``view.seat`` for a move until it is a legal one."""
@@ -460,7 +460,7 @@ class Game:
                 self.term.print(render_rules(view.rules, view.players))
                 self._menu(entries)
             elif key in ("s", "scores"):
-                self.term.print(scores_table(table_from_view(view, self.names,
+                self.term.print(scores_table(board_from_view(view, self.names,
                                                              hand_number=self.hand_number)))
             elif key in ("q", "quit", "exit"):
                 self._confirm_leave()
@@ -474,7 +474,7 @@ class Game:
                     return choice
                 self.term.print(Text(choice, style="yellow"))
 
-    def _menu(self, entries: Sequence[Entry]) -> None:
+    def _menu(self, entries: Sequence[MenuEntry]) -> None:
         table = RichTable(box=None, show_header=False, pad_edge=False)
         table.add_column(justify="right", style="bold")
         table.add_column(style="cyan")
@@ -488,7 +488,7 @@ class Game:
                           "such as 2-4, draw, pass) or a tile (4-5). Keys: h hint, r rules, "
                           "s scores, q quit.").format(n=n))
 
-    def _hint(self, view: PlayerView, entries: Sequence[Entry]) -> None:
+    def _hint(self, view: PlayerView, entries: Sequence[MenuEntry]) -> None:
         budget = Budget.parse(self.config.hint_budget)
         with self.term.console.status(_("Thinking…")):
             analysis = analyse(view, budget, self.hint_rng)
@@ -511,7 +511,7 @@ class Game:
         self.term.print("")
         self.term.print(Text(hand_result_text(outcome.winner, outcome.reason.value, self.names,
                                               number, you=self.you), style="bold"))
-        self.term.print(render_table(table_from_state(state, self.names, scores=after,
+        self.term.print(render_board(board_from_state(state, self.names, scores=after,
                                                       hand_number=number)))
         self.term.print(hand_end_table(record, self.names, before, after))
         self.term.print(_("Hand {n}: pips {pips} · points {points} · scores {scores}").format(
@@ -578,7 +578,7 @@ def label_text(label: str) -> str:
             "mistake": _("mistake"), "blunder": _("blunder")}.get(label, label)
 
 
-def hint_table(analysis: Analysis, entries: Sequence[Entry]) -> RichTable:
+def hint_table(analysis: Analysis, entries: Sequence[MenuEntry]) -> RichTable:
     """The hint: each legal move's win chance and expected points, in menu order."""
     number = {e.move: i for i, e in enumerate(entries, 1)}
     table = RichTable(title=_("Hint: the AI's estimate of your moves"), box=box.SIMPLE)

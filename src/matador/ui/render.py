@@ -1,10 +1,10 @@
 """Pure rendering: what one seat may see of a hand, as rich renderables and strings.
 
-Nothing here reads the keyboard or prints. A :class:`Table` holds exactly what
-the screen may show: :func:`table_from_view` fills it from one seat's
+Nothing here reads the keyboard or prints. A :class:`Board` holds exactly what
+the screen may show: :func:`board_from_view` fills it from one seat's
 :class:`~matador.core.view.PlayerView` (that seat's tiles only, other hands as
-counts), :func:`table_from_state` from a full state, for finished hands and
-for ``matador show``. The render functions only ever see a :class:`Table`, so
+counts), :func:`board_from_state` from a full state, for finished hands and
+for ``matador show``. The render functions only ever see a :class:`Board`, so
 what a view does not hold cannot reach the screen.
 
 >>> face(3, 4), face(0, 0)
@@ -70,7 +70,7 @@ class SeatRow:
 
 
 @dataclass(frozen=True)
-class Table:
+class Board:
     """What the screen shows of one position: public facts plus the tiles the viewer may see."""
 
     rules: Rules
@@ -93,9 +93,9 @@ class Table:
     """The boneyard in draw order, only for finished records shown in full."""
 
 
-def table_from_view(view: PlayerView, names: Sequence[str], *, hand_number: int = 1,
-                    show_own: bool = True) -> Table:
-    """The table as ``view.seat`` sees it; ``show_own=False`` hides even its own hand."""
+def board_from_view(view: PlayerView, names: Sequence[str], *, hand_number: int = 1,
+                    show_own: bool = True) -> Board:
+    """The board as ``view.seat`` sees it; ``show_own=False`` hides even its own hand."""
     scores = view.scores
     seats = tuple(
         SeatRow(names[s], view.hand_sizes[s],
@@ -103,14 +103,14 @@ def table_from_view(view: PlayerView, names: Sequence[str], *, hand_number: int 
                 None if scores is None else scores[s], view.points[s])
         for s in range(view.players)
     )
-    return Table(view.rules, view.line, view.left, view.right, seats, view.boneyard_size,
+    return Board(view.rules, view.line, view.left, view.right, seats, view.boneyard_size,
                  view.to_move, view.seat if show_own else None, hand_number, view.ply)
 
 
-def table_from_state(state: HandState, names: Sequence[str], *, scores: Sequence[int] | None,
+def board_from_state(state: HandState, names: Sequence[str], *, scores: Sequence[int] | None,
                      hand_number: int = 1, reveal: Sequence[int] | None = None,
-                     boneyard: bool = False) -> Table:
-    """The table of a full state, showing the hands of ``reveal`` (default: every seat).
+                     boneyard: bool = False) -> Board:
+    """The board of a full state, showing the hands of ``reveal`` (default: every seat).
 
     Only for finished hands and records, where nothing is secret any more.
     """
@@ -121,7 +121,7 @@ def table_from_state(state: HandState, names: Sequence[str], *, scores: Sequence
                 None if scores is None else scores[s], state.points[s])
         for s in range(state.players)
     )
-    return Table(state.rules, state.line, state.left, state.right, seats,
+    return Board(state.rules, state.line, state.left, state.right, seats,
                  state.boneyard_size, state.to_move, None, hand_number, state.ply,
                  tuple(state.boneyard) if boneyard else None)
 
@@ -139,21 +139,21 @@ def tiles_text(tiles: Sequence[int], rules: Rules) -> Text:
     return text
 
 
-def line_text(table: Table, width: int | None = None) -> Text:
+def line_text(board: Board, width: int | None = None) -> Text:
     """The line with both open ends highlighted: ``L 3 [3|4][4|3][3|6] 6 R``.
 
     With a ``width``, the line is broken into rows of whole tiles that fit it,
     the left end staying with the first tile and the right end with the last
     (never alone on a row of its own).
     """
-    if not table.line:
+    if not board.line:
         return Text(_("(empty: the leader opens)"), style="dim")
-    last = len(table.line) - 1
+    last = len(board.line) - 1
     words: list[Text] = []
-    for i, (a, b) in enumerate(table.line):
+    for i, (a, b) in enumerate(board.line):
         word = Text()
         if i == 0:
-            word.append(f" {table.left} ", style=END_STYLE)
+            word.append(f" {board.left} ", style=END_STYLE)
             word.append(" ")
         word.append("[")
         word.append(str(a), style=END_STYLE if i == 0 else "")
@@ -162,7 +162,7 @@ def line_text(table: Table, width: int | None = None) -> Text:
         word.append("]")
         if i == last:
             word.append(" ")
-            word.append(f" {table.right} ", style=END_STYLE)
+            word.append(f" {board.right} ", style=END_STYLE)
         words.append(word)
     text = Text()
     used = 0
@@ -181,11 +181,11 @@ def line_text(table: Table, width: int | None = None) -> Text:
 class LineOfPlay:
     """The line as a renderable that breaks between whole tiles at the width it is given."""
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
+    def __init__(self, board: Board) -> None:
+        self.board = board
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield line_text(self.table, options.max_width)
+        yield line_text(self.board, options.max_width)
 
 
 def end_needs(rules: Rules, value: int) -> str:
@@ -198,13 +198,13 @@ def end_needs(rules: Rules, value: int) -> str:
     return _("takes a {need} or a matador").format(need=need)
 
 
-def ends_text(table: Table) -> Text:
+def ends_text(board: Board) -> Text:
     """A line saying what each end takes."""
-    if table.left < 0:
+    if board.left < 0:
         return Text("")
     return Text(_("Left end {left}: {left_needs}   Right end {right}: {right_needs}").format(
-        left=table.left, left_needs=end_needs(table.rules, table.left),
-        right=table.right, right_needs=end_needs(table.rules, table.right)))
+        left=board.left, left_needs=end_needs(board.rules, board.left),
+        right=board.right, right_needs=end_needs(board.rules, board.right)))
 
 
 def pips(tiles: Sequence[int]) -> int:
@@ -221,24 +221,24 @@ def hand_text(tiles: Sequence[int], rules: Rules) -> Text:
     return text
 
 
-def scores_table(table: Table) -> RichTable:
+def scores_table(board: Board) -> RichTable:
     """Seats, their tile counts, this hand's points and the match totals."""
     out = RichTable(box=box.SIMPLE, pad_edge=False, show_edge=False)
     out.add_column(_("seat"), justify="right")
     out.add_column(_("player"))
     out.add_column(_("tiles"), justify="right")
-    scoring = _plays_score(table.rules)
+    scoring = _plays_score(board.rules)
     if scoring:
         out.add_column(_("this hand"), justify="right")
     out.add_column(_("score"), justify="right")
     out.add_column("")
-    for s, row in enumerate(table.seats):
+    for s, row in enumerate(board.seats):
         cells = [str(s), row.name, str(row.count)]
         if scoring:
             cells.append(f"{row.points:+d}" if row.points else "0")
         cells.append("" if row.score is None else str(row.score))
-        cells.append(_("◀ to move") if s == table.to_move else "")
-        out.add_row(*cells, style=TURN_STYLE if s == table.to_move else "")
+        cells.append(_("◀ to move") if s == board.to_move else "")
+        out.add_row(*cells, style=TURN_STYLE if s == board.to_move else "")
     return out
 
 
@@ -247,35 +247,35 @@ def _plays_score(rules: Rules) -> bool:
                 or rules.pass_penalty)
 
 
-def render_table(table: Table) -> RenderableType:
+def render_board(board: Board) -> RenderableType:
     """The whole table: the line and its ends, the seats, the boneyard, the viewer's hand."""
-    parts: list[RenderableType] = [LineOfPlay(table)]
-    if table.left >= 0:
-        parts.append(ends_text(table))
-    info = ngettext("Boneyard: {n} tile", "Boneyard: {n} tiles", table.boneyard).format(
-        n=table.boneyard)
-    if table.rules.set_aside:
+    parts: list[RenderableType] = [LineOfPlay(board)]
+    if board.left >= 0:
+        parts.append(ends_text(board))
+    info = ngettext("Boneyard: {n} tile", "Boneyard: {n} tiles", board.boneyard).format(
+        n=board.boneyard)
+    if board.rules.set_aside:
         info += "   " + ngettext("({n} set aside unseen)", "({n} set aside unseen)",
-                                 table.rules.set_aside).format(n=table.rules.set_aside)
+                                 board.rules.set_aside).format(n=board.rules.set_aside)
     parts.append(Text(info))
-    if table.boneyard_tiles is not None and table.boneyard_tiles:
+    if board.boneyard_tiles is not None and board.boneyard_tiles:
         bone = Text(_("Boneyard, in draw order:") + " ", style="dim")
-        bone.append_text(tiles_text(table.boneyard_tiles, table.rules))
+        bone.append_text(tiles_text(board.boneyard_tiles, board.rules))
         parts.append(bone)
-    parts.append(scores_table(table))
-    for s, row in enumerate(table.seats):
+    parts.append(scores_table(board))
+    for s, row in enumerate(board.seats):
         if row.tiles is None:
             continue
-        if s == table.viewer:
-            parts.append(hand_text(row.tiles, table.rules))
+        if s == board.viewer:
+            parts.append(hand_text(row.tiles, board.rules))
         else:
             line = Text(f"{row.name}: ", style="bold")
-            line.append_text(tiles_text(row.tiles, table.rules) if row.tiles else Text("—"))
+            line.append_text(tiles_text(row.tiles, board.rules) if row.tiles else Text("—"))
             line.append("  " + ngettext("({n} pip)", "({n} pips)", pips(row.tiles)).format(
                 n=pips(row.tiles)), style="dim")
             parts.append(line)
     title = _("Hand {n} · {preset} · halves add up to {target}").format(
-        n=table.hand_number, preset=preset_label(table.rules.preset), target=table.rules.target)
+        n=board.hand_number, preset=preset_label(board.rules.preset), target=board.rules.target)
     return Panel(Group(*parts), title=title, title_align="left", box=box.ROUNDED)
 
 
@@ -303,7 +303,7 @@ def plain(renderable: RenderableType, width: int = 100) -> str:
     return out.getvalue()
 
 
-__all__ = ["END_STYLE", "MATADOR_STYLE", "SeatRow", "Table", "end_needs", "face", "hand_text",
-           "line_text", "plain", "pips", "preset_label", "render_table",
-           "scores_table", "slash", "table_from_state", "table_from_view", "tile_face",
+__all__ = ["END_STYLE", "MATADOR_STYLE", "Board", "SeatRow", "end_needs", "face", "hand_text",
+           "line_text", "plain", "pips", "preset_label", "render_board",
+           "scores_table", "slash", "board_from_state", "board_from_view", "tile_face",
            "tiles_text"]

@@ -20,7 +20,7 @@ from matador.core.view import PlayerView
 from matador.ui.describe import announce
 from matador.ui.game import Terminal, hand_end_table, hand_result_text
 from matador.ui.i18n import _
-from matador.ui.render import render_table, slash, table_from_state, table_from_view
+from matador.ui.render import board_from_state, board_from_view, render_board, slash
 
 
 def load_records(data: bytes) -> list[Record]:
@@ -86,12 +86,12 @@ def frames(record: Record, seat: int | None, number: int = 1) -> list[Renderable
     total = len(record.moves)
     for ply in range(total + 1):
         if seat is None or state.is_over:
-            table = table_from_state(state, names, scores=scores, hand_number=number,
+            table = board_from_state(state, names, scores=scores, hand_number=number,
                                      boneyard=seat is None)
         else:
             view = PlayerView.of(state, seat, leader_by_rule=by_rule, scores=scores)
-            table = table_from_view(view, names, hand_number=number)
-        out.append(Group(caption, render_table(table)))
+            table = board_from_view(view, names, hand_number=number)
+        out.append(Group(caption, render_board(table)))
         if ply == total:
             break
         m = record.moves[ply]
