@@ -413,6 +413,15 @@ class HandState:
         """The tiles left in the boneyard, in draw order (hidden information)."""
         return self._bone[self._bpos:]
 
+    @property
+    def emptied_at(self) -> tuple[int, ...]:
+        """Per seat, the ply at which its hand last became empty, -1 while it holds tiles.
+
+        Only kept when going out does not end the hand at once (R18
+        ``after_boneyard``: the earliest emptying wins).
+        """
+        return tuple(self._empty_at)
+
     def hand(self, seat: Seat) -> list[Tile]:
         """The tiles ``seat`` holds now (hidden information), in index order."""
         return tiles_of(self.hands[seat])

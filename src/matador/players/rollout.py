@@ -7,14 +7,49 @@ input. Values are per seat: win = 1, a hand with no winner = 1/N, loss = 0.
 
 from __future__ import annotations
 
-from random import Random
+from typing import TYPE_CHECKING, Protocol
 
 from matador.core.state import HandState
 from matador.core.tiles import ALL_TILES
+from matador.players import heuristic
 from matador.players.heuristic import greedy_move
+
+if TYPE_CHECKING:
+    from matador.fast import Policy
 
 EPSILON = 0.1
 """Share of random moves in a playout, so rollouts explore a little."""
+
+
+class RandomSource(Protocol):
+    """What a playout draws from: :class:`random.Random` or a counter-based
+    :class:`~matador.core.streams.Stream` (the one the kernel reproduces)."""
+
+    def random(self) -> float:
+        """A float in ``[0, 1)``."""
+
+    def randrange(self, n: int, /) -> int:
+        """An integer in ``0..n-1``."""
+
+
+def greedy_weights() -> dict[str, float]:
+    """The greedy evaluation's weights, by name (what the kernel's greedy policy reads)."""
+    return {"W_PIPS": heuristic.W_PIPS, "W_FOLLOW": heuristic.W_FOLLOW,
+            "W_MATADOR": heuristic.W_MATADOR, "W_LAST_MATADOR": heuristic.W_LAST_MATADOR,
+            "W_POINTS": heuristic.W_POINTS, "W_OUT": heuristic.W_OUT,
+            "W_BLOCK": heuristic.W_BLOCK, "W_BLANK": heuristic.W_BLANK,
+            "W_BLANK_NO_MATADOR": heuristic.W_BLANK_NO_MATADOR,
+            "DRAW_COST": heuristic.DRAW_COST}
+
+
+def kernel_policy(epsilon: float = EPSILON) -> Policy:
+    """:func:`policy_move` for the compiled kernel (``matador[fast]``): the same moves
+    from the same :class:`~matador.core.streams.Stream`."""
+    from matador.fast import Policy
+    from matador.fast.encode import WEIGHT_NAMES
+
+    weights = greedy_weights()
+    return Policy("greedy", epsilon, tuple(weights[name] for name in WEIGHT_NAMES))
 
 
 def win_values(state: HandState) -> list[float]:
@@ -29,11 +64,14 @@ def win_values(state: HandState) -> list[float]:
     return out
 
 
-def policy_move(state: HandState, rng: Random, epsilon: float = EPSILON) -> int:
+def policy_move(state: HandState, rng: RandomSource, epsilon: float = EPSILON) -> int:
     """The playout policy's move: greedy on the mover's own hand, random with ``epsilon``.
 
     The policy sees its hand, the ends, the tiles it has not seen and the
-    next seat's tile count.
+    next seat's tile count. A choice takes one ``rng.random()``, and one
+    ``rng.randrange`` when it goes random; a forced move takes nothing. The
+    kernel's greedy policy (:func:`kernel_policy`) makes the same moves from
+    the same :class:`~matador.core.streams.Stream`.
     """
     ids = state.legal_move_ids()
     if len(ids) == 1:
@@ -48,7 +86,7 @@ def policy_move(state: HandState, rng: Random, epsilon: float = EPSILON) -> int:
                        hands[(s + 1) % state.players].bit_count(), state.boneyard_size)
 
 
-def greedy_rollout(state: HandState, rng: Random, epsilon: float = EPSILON) -> None:
+def greedy_rollout(state: HandState, rng: RandomSource, epsilon: float = EPSILON) -> None:
     """Play ``state`` to the end, every seat using :func:`policy_move`."""
     while state.outcome is None:
         state.push(policy_move(state, rng, epsilon))

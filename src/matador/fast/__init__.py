@@ -1,0 +1,252 @@
+"""Compiled playout kernel (the ``matador[fast]`` extra): whole hands in Numba, in batches.
+
+The pure-Python path stays the reference; the kernel plays exactly the same
+hands, move for move, for the same stream keys (:mod:`matador.core.streams`):
+
+* :func:`play_hands` deals and plays ``count`` fresh hands, hand ``i`` on the
+  stream ``stream_key(seed, first + i)`` (its deal, then its moves), as
+  :func:`matador.core.playout.deal_from_stream` followed by
+  :func:`matador.core.playout.random_playout` (random policy) or
+  :func:`matador.players.rollout.greedy_rollout` (greedy policy) would;
+* :func:`play_out` finishes given states (worlds of a search), each on its own
+  stream key, optionally after a first move per state.
+
+Both return a :class:`Playouts` of numpy arrays. The random policy needs
+nothing else; the greedy one carries its weights
+(:func:`matador.players.rollout.kernel_policy` builds it from the heuristic).
+Compilation is cached on disk: the first call in a fresh environment compiles
+for a few seconds (:func:`compile_kernels` does it up front and returns the
+time), later processes load the cache.
+
+>>> from matador.core.rules import Rules
+>>> if available():
+...     out = play_hands(Rules.from_preset("classic"), 2, seed=1, count=1000)
+...     assert out.decisions.sum() > 0 and set(out.winner.tolist()) <= {-1, 0, 1}
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from matador.core.errors import MatadorError
+from matador.core.rules import Rules
+from matador.core.streams import mix64
+from matador.fast import layout as L
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from matador.core.state import HandState
+
+CHUNK = 512
+"""Hands per chunk when a batch is spread across threads."""
+
+
+class FastUnavailableError(MatadorError):
+    """The kernel was asked for but Numba is not installed (``pip install 'matador[fast]'``)."""
+
+
+def available() -> bool:
+    """Whether the kernel can run here (Numba and numpy are importable)."""
+    return (importlib.util.find_spec("numba") is not None
+            and importlib.util.find_spec("numpy") is not None)
+
+
+def _kernel() -> Any:
+    if not available():
+        raise FastUnavailableError(
+            "the compiled playout kernel needs Numba: pip install 'matador[fast]'")
+    from matador.fast import kernel
+
+    return kernel
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How the kernel picks moves: ``random`` (uniform) or ``greedy`` (with ``epsilon``).
+
+    ``weights`` are the greedy evaluation's weights in the order of
+    :data:`matador.fast.encode.WEIGHT_NAMES` (empty for ``random``).
+    """
+
+    kind: str = "random"
+    epsilon: float = 0.0
+    weights: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("random", "greedy"):
+            raise ValueError(f"policy {self.kind!r}: expected 'random' or 'greedy'")
+        if self.kind == "greedy" and len(self.weights) != L.W_SIZE:
+            raise ValueError(f"a greedy policy needs {L.W_SIZE} weights, got "
+                             f"{len(self.weights)}")
+        if not 0.0 <= self.epsilon <= 1.0:
+            raise ValueError(f"epsilon {self.epsilon!r} is not a probability")
+
+
+RANDOM = Policy()
+"""Uniformly random legal moves."""
+
+
+@dataclass
+class Playouts:
+    """Finished hands of a batch: one entry (or row) per hand, seats beyond ``players`` cut."""
+
+    winner: np.ndarray
+    """The winning seat of each hand, -1 for no winner (R20)."""
+    reason: np.ndarray
+    """0 when a player went out (R18), 1 when blocked (R19)."""
+    points: np.ndarray
+    """Points of each seat in the hand (R21 + R22), shape ``(hands, players)``."""
+    pips: np.ndarray
+    """Pips left in each hand at the end, shape ``(hands, players)``."""
+    decisions: np.ndarray
+    """Moves made in the kernel per hand (plays, draws, passes; a given first move included)."""
+    leader: np.ndarray
+    """The seat that opened each hand."""
+    moves: np.ndarray | None = field(default=None)
+    """With ``record``: the move ids of each hand in order, -1 after its last move."""
+
+    @property
+    def total_decisions(self) -> int:
+        """All decisions of the batch."""
+        return int(self.decisions.sum())
+
+
+def _result(out: np.ndarray, players: int, records: np.ndarray | None) -> Playouts:
+    return Playouts(
+        winner=out[:, L.OUT_WINNER],
+        reason=out[:, L.OUT_REASON],
+        points=out[:, L.OUT_POINTS:L.OUT_POINTS + players],
+        pips=out[:, L.OUT_PIPS:L.OUT_PIPS + players],
+        decisions=out[:, L.OUT_DECISIONS],
+        leader=out[:, L.OUT_LEADER],
+        moves=records,
+    )
+
+
+def _weights(policy: Policy) -> np.ndarray:
+    import numpy as np
+
+    return np.array(policy.weights or (0.0,) * L.W_SIZE, dtype=np.float64)
+
+
+def _run(rows: np.ndarray, keys: np.ndarray, rrow: np.ndarray, policy: Policy, do_deal: bool,
+         records: np.ndarray, threads: int) -> np.ndarray:
+    import numpy as np
+
+    k = _kernel()
+    kind = L.RANDOM if policy.kind == "random" else L.GREEDY
+    w = _weights(policy)
+    out = np.empty((keys.shape[0], L.OUT_SIZE), dtype=np.int64)
+    if threads > 1 and keys.shape[0] > CHUNK:
+        import numba
+
+        previous = numba.get_num_threads()
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+        try:
+            k.run_parallel(rows, keys, rrow, w, kind, policy.epsilon, do_deal, records, out,
+                           CHUNK)
+        finally:
+            numba.set_num_threads(previous)
+    else:
+        k.run_serial(rows, keys, rrow, w, kind, policy.epsilon, do_deal, records, out)
+    return out
+
+
+def _records(n: int, record: int) -> np.ndarray:
+    import numpy as np
+
+    if record < 0:
+        raise ValueError(f"record must be >= 0, got {record}")
+    return np.full((n, record), -1, dtype=np.int64)
+
+
+def play_hands(rules: Rules, players: int, seed: int, count: int, *, first: int = 0,
+               policy: Policy = RANDOM, threads: int = 1, record: int = 0) -> Playouts:
+    """Deal and play ``count`` hands; hand ``i`` uses the stream ``stream_key(seed, first + i)``.
+
+    ``threads`` > 1 spreads chunks of hands over that many threads (results
+    do not depend on it). ``record`` keeps up to that many move ids per hand
+    in :attr:`Playouts.moves`.
+    """
+    import numpy as np
+
+    from matador.fast.encode import rules_row
+
+    k = _kernel()
+    rrow = rules_row(rules, players)
+    if not rrow[L.R_HAND_SIZE]:
+        raise MatadorError(f"rules {rules.preset} cannot deal {players} players "
+                           "(players, hand_size, set_aside)")
+    if count < 0 or first < 0 or seed < 0:
+        raise ValueError("seed, first and count must be >= 0")
+    keys = np.empty(count, dtype=np.uint64)
+    k.stream_keys(np.uint64(mix64(seed & ((1 << 64) - 1))), first, keys)
+    records = _records(count, record)
+    out = _run(np.zeros((0, L.ROW_SIZE), dtype=np.int64), keys, rrow, policy, True, records,
+               threads)
+    return _result(out, players, records if record else None)
+
+
+def play_out(states: Sequence[HandState], keys: Sequence[int], policy: Policy = RANDOM, *,
+             first_moves: Sequence[int] | None = None, threads: int = 1,
+             record: int = 0) -> Playouts:
+    """Finish every state (they are not modified), state ``i`` on the stream ``keys[i]``.
+
+    All states share one rule set and player count. With ``first_moves``,
+    state ``i`` first plays ``first_moves[i]`` (which must be legal there),
+    exactly as ``state.copy().push(m)`` would; the playout follows. Recorded
+    moves start with that move.
+    """
+    import numpy as np
+
+    from matador.fast.encode import rules_row, state_rows
+
+    if len(keys) != len(states):
+        raise ValueError(f"{len(keys)} keys for {len(states)} states")
+    if not states:
+        return _result(np.zeros((0, L.OUT_SIZE), dtype=np.int64), 0,
+                       _records(0, record) if record else None)
+    rules, players = states[0].rules, states[0].players
+    if any(s.rules != rules or s.players != players for s in states):
+        raise ValueError("every state of a batch must have the same rules and player count")
+    rows = state_rows(states)
+    key_array = np.array([k & ((1 << 64) - 1) for k in keys], dtype=np.uint64)
+    records = _records(len(states), record)
+    rrow = rules_row(rules, players)
+    if first_moves is not None:
+        if len(first_moves) != len(states):
+            raise ValueError(f"{len(first_moves)} first moves for {len(states)} states")
+        _kernel().push_moves(rows, rrow, np.asarray(first_moves, dtype=np.int64), records)
+    out = _run(rows, key_array, rrow, policy, False, records, threads)
+    return _result(out, players, records if record else None)
+
+
+def compile_kernels() -> float:
+    """Compile (or load from the disk cache) every kernel entry point; the seconds it took."""
+    import numpy as np
+
+    start = time.perf_counter()
+    k = _kernel()
+    rules = Rules.from_preset("classic")
+    from matador.fast.encode import rules_row
+
+    rrow = rules_row(rules, 2)
+    keys = np.zeros(1, dtype=np.uint64)
+    k.stream_keys(np.uint64(1), 0, keys)
+    w = np.zeros(L.W_SIZE, dtype=np.float64)
+    rows = np.zeros((0, L.ROW_SIZE), dtype=np.int64)
+    rec = np.zeros((1, 0), dtype=np.int64)
+    out = np.zeros((1, L.OUT_SIZE), dtype=np.int64)
+    k.run_serial(rows, keys, rrow, w, L.RANDOM, 0.0, True, rec, out)
+    k.run_parallel(rows, keys, rrow, w, L.RANDOM, 0.0, True, rec, out, CHUNK)
+    k.push_moves(rows, rrow, np.zeros(0, dtype=np.int64), rec[:0])
+    return time.perf_counter() - start
+
+
+__all__ = ["CHUNK", "RANDOM", "FastUnavailableError", "Playouts", "Policy", "available",
+           "compile_kernels", "play_hands", "play_out"]

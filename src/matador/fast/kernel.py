@@ -1,0 +1,779 @@
+"""The compiled playout kernel (Numba): whole hands, from the deal to the score, in batches.
+
+This is the third place the rules of a hand live, for speed; each of them
+says so and names the others, and tests play them in lockstep:
+
+* :meth:`matador.core.state.HandState.push` and ``legal_mask`` (the reference);
+* :func:`matador.core.playout.random_playout` and
+  :func:`matador.core.playout.deal_from_stream` (pure-Python fast path,
+  counter-based stream);
+* :func:`matador.players.rollout.policy_move` with
+  :func:`matador.players.heuristic.greedy_move` (the greedy playout policy);
+* here: ``_deal``, ``_legal``, ``_greedy`` and ``_push`` inside ``_play``
+  (``tests/fast/test_identity.py``).
+
+A hand lives in one row of an ``int64`` array (the ``ROW_*`` offsets below),
+the rules of one preset and player count in another (``R_*``, filled by
+:mod:`matador.fast.encode`). Random numbers come from the counter-based
+generator of :mod:`matador.core.streams`, computed with the same 64-bit
+arithmetic. Every function is compiled once and cached on disk
+(``cache=True``; Numba keeps the cache beside this file or in
+``NUMBA_CACHE_DIR``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.extending import intrinsic
+
+from matador.core.moves import MOVE_END, MOVE_EXPOSED, MOVE_TILE, MOVE_TOUCH
+from matador.core.tiles import HALVES, LEAD_RANK, PIPS
+from matador.fast.layout import (
+    OUT_DECISIONS,
+    OUT_LEADER,
+    OUT_PIPS,
+    OUT_POINTS,
+    OUT_REASON,
+    OUT_WINNER,
+    R_AFTER_BONEYARD,
+    R_ANYTIME,
+    R_BONUS,
+    R_DRAW_ONE,
+    R_ENDS_HAND,
+    R_HAND_SIZE,
+    R_JOIN,
+    R_JPOS,
+    R_LOT,
+    R_MATADORS,
+    R_MATPOS,
+    R_NEVER_OUT,
+    R_NON_MATADORS,
+    R_OPTIONAL,
+    R_PASS_PENALTY,
+    R_PER_JOIN,
+    R_PER_MATADOR,
+    R_PIPS_TO_WINNER,
+    R_PLAYABLE,
+    R_PLAYERS,
+    R_SCORES_PLAYS,
+    R_SET_ASIDE,
+    R_TARGET,
+    RANDOM,
+    ROW_BLEN,
+    ROW_BONE,
+    ROW_BPOS,
+    ROW_COUNTER,
+    ROW_DECISIONS,
+    ROW_DRAWN,
+    ROW_EMPTY_AT,
+    ROW_HANDS,
+    ROW_LEADER,
+    ROW_LEFT,
+    ROW_PIPS,
+    ROW_PLAYED,
+    ROW_PLAYERS,
+    ROW_PLY,
+    ROW_POINTS,
+    ROW_REASON,
+    ROW_RIGHT,
+    ROW_SIZE,
+    ROW_TO_MOVE,
+    ROW_WINNER,
+    W_BLANK,
+    W_BLANK_NO_MATADOR,
+    W_BLOCK,
+    W_DRAW_COST,
+    W_FOLLOW,
+    W_LAST_MATADOR,
+    W_MATADOR,
+    W_OUT,
+    W_PIPS,
+    W_POINTS,
+)
+
+DRAW = 126
+PASS = 127
+
+M_TILE = np.array(MOVE_TILE, dtype=np.int64)
+M_END = np.array(MOVE_END, dtype=np.int64)
+M_TOUCH = np.array(MOVE_TOUCH, dtype=np.int64)
+M_EXPOSED = np.array(MOVE_EXPOSED, dtype=np.int64)
+T_LOW = np.array([a for a, _ in HALVES], dtype=np.int64)
+T_HIGH = np.array([b for _, b in HALVES], dtype=np.int64)
+T_PIPS = np.array(PIPS, dtype=np.int64)
+T_RANK = np.array(LEAD_RANK, dtype=np.int64)
+COMB = np.array([[math.comb(a, b) for b in range(29)] for a in range(29)], dtype=np.int64)
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+S30 = np.uint64(30)
+S27 = np.uint64(27)
+S31 = np.uint64(31)
+S32 = np.uint64(32)
+S11 = np.uint64(11)
+LOW32 = np.uint64(0xFFFFFFFF)
+UNIT = 2.0 ** -53
+
+
+@intrinsic
+def popcount(typingctx, src):  # type: ignore[no-untyped-def]
+    """The number of set bits of an integer (LLVM ctpop)."""
+    if not isinstance(src, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return src(src), codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, src):  # type: ignore[no-untyped-def]
+    """The index of the lowest set bit of a non-zero integer (LLVM cttz)."""
+    if not isinstance(src, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return src(src), codegen
+
+
+@njit(cache=True, inline="always")
+def draw64(key: np.uint64, counter: int) -> np.uint64:
+    """Draw number ``counter`` of the stream ``key`` (``matador.core.streams.Stream.draw``)."""
+    z = key + np.uint64(counter) * GOLDEN
+    z = (z ^ (z >> S30)) * MIX1
+    z = (z ^ (z >> S27)) * MIX2
+    return z ^ (z >> S31)
+
+
+@njit(cache=True, inline="always")
+def below(key: np.uint64, counter: int, n: int) -> int:
+    """``Stream.below(n)`` for draw number ``counter``."""
+    return np.int64(((draw64(key, counter) >> S32) * np.uint64(n)) >> S32)
+
+
+@njit(cache=True, inline="always")
+def unit(key: np.uint64, counter: int) -> float:
+    """``Stream.random()`` for draw number ``counter``."""
+    return np.float64(draw64(key, counter) >> S11) * UNIT
+
+
+@njit(cache=True)
+def deal(row: np.ndarray, r: np.ndarray, key: np.uint64, tiles: np.ndarray) -> None:
+    """Shuffle and deal a fresh hand into ``row`` from the start of the stream ``key``.
+
+    ``matador.core.playout.deal_from_stream``; every field of the row is set.
+    """
+    counter = 0
+    for i in range(28):
+        tiles[i] = i
+    for i in range(27, 0, -2):  # two swaps per draw: its high and its low 32 bits
+        counter += 1
+        z = draw64(key, counter)
+        j = np.int64(((z >> S32) * np.uint64(i + 1)) >> S32)
+        x = tiles[i]
+        tiles[i] = tiles[j]
+        tiles[j] = x
+        j = np.int64(((z & LOW32) * np.uint64(i)) >> S32)
+        x = tiles[i - 1]
+        tiles[i - 1] = tiles[j]
+        tiles[j] = x
+    n = r[R_PLAYERS]
+    k = r[R_SET_ASIDE]
+    size = r[R_HAND_SIZE]
+    end = k + n * size
+    for s in range(4):
+        row[ROW_HANDS + s] = 0
+        row[ROW_POINTS + s] = 0
+        row[ROW_EMPTY_AT + s] = -1
+        row[ROW_PIPS + s] = 0
+    for s in range(n):
+        h = 0
+        for i in range(k + s * size, k + (s + 1) * size):
+            h |= np.int64(1) << tiles[i]
+        row[ROW_HANDS + s] = h
+    for i in range(end, 28):
+        row[ROW_BONE + i - end] = tiles[i]
+    row[ROW_BLEN] = 28 - end
+    row[ROW_BPOS] = 0
+    if r[R_LOT]:
+        counter += 1
+        leader = below(key, counter, n)
+    else:
+        best = k
+        for i in range(k + 1, end):
+            if T_RANK[tiles[i]] > T_RANK[tiles[best]]:
+                best = i
+        leader = (best - k) // size
+    row[ROW_LEADER] = leader
+    row[ROW_TO_MOVE] = leader
+    row[ROW_LEFT] = -1
+    row[ROW_RIGHT] = -1
+    row[ROW_DRAWN] = 0
+    row[ROW_PLY] = 0
+    row[ROW_PLAYED] = 0
+    row[ROW_PLAYERS] = n
+    row[ROW_WINNER] = -1
+    row[ROW_REASON] = -1
+    row[ROW_DECISIONS] = 0
+    row[ROW_COUNTER] = counter
+
+
+@njit(cache=True, inline="always")
+def _legal(row: np.ndarray, r: np.ndarray, moves: np.ndarray) -> int:
+    """Fill ``moves`` with the legal move ids in ascending order; return how many."""
+    s = row[ROW_TO_MOVE]
+    hand = row[ROW_HANDS + s]
+    left = row[ROW_LEFT]
+    nm = 0
+    if left < 0:  # R6: any tile opens; its move id is the tile
+        x = hand
+        while x:
+            moves[nm] = lowest_bit(x)
+            nm += 1
+            x &= x - 1
+        return nm
+    right = row[ROW_RIGHT]
+    jl = hand & r[R_JOIN + left]
+    jr = hand & r[R_JOIN + right]
+    lm = np.int64(0)
+    rm = np.int64(0)
+    x = jl
+    while x:
+        lm |= r[R_JPOS + 28 * left + lowest_bit(x)]
+        x &= x - 1
+    x = jr
+    while x:
+        rm |= r[R_JPOS + 28 * right + lowest_bit(x)]
+        x &= x - 1
+    hm = hand & r[R_MATADORS]
+    if hm and (r[R_ANYTIME] or not (lm | rm)):  # R10
+        x = hm
+        while x:
+            b = r[R_MATPOS + lowest_bit(x)]
+            lm |= b
+            rm |= b
+            x &= x - 1
+    drawn = row[ROW_DRAWN]
+    draw_one = r[R_DRAW_ONE]
+    can_draw = row[ROW_BPOS] < row[ROW_BLEN] and not (drawn and draw_one)
+    extra = 0
+    if lm | rm:
+        # R15: a mover whose every legal play is a matador may draw instead.
+        if r[R_OPTIONAL] and not ((jl | jr) & r[R_NON_MATADORS]):
+            if can_draw:
+                extra = DRAW
+            elif drawn and draw_one:
+                extra = PASS
+    else:
+        extra = DRAW if can_draw else PASS  # R16, R17
+    x = lm
+    while x:
+        moves[nm] = 28 + lowest_bit(x)
+        nm += 1
+        x &= x - 1
+    x = rm
+    while x:
+        moves[nm] = 77 + lowest_bit(x)
+        nm += 1
+        x &= x - 1
+    if extra:
+        moves[nm] = extra
+        nm += 1
+    return nm
+
+
+@njit(cache=True, inline="always")
+def _play_points(r: np.ndarray, m: int, left: int, right: int) -> int:
+    """Points play ``m`` scores at once (R22; ``RuleTables.play_points``)."""
+    t = M_TILE[m]
+    pts = 0
+    if (r[R_MATADORS] >> t) & 1:
+        pts += r[R_PER_MATADOR]
+    if m >= 28:
+        v = right if M_END[m] else left
+        if M_TOUCH[m] + v == r[R_TARGET]:
+            pts += r[R_PER_JOIN]
+        if M_EXPOSED[m] == r[R_TARGET]:
+            pts += r[R_BONUS]
+    return pts
+
+
+@njit(cache=True, inline="always")
+def _block_value(might: int, size: int, fits: int, boneyard: int, w: np.ndarray) -> float:
+    """``matador.players.heuristic.block_value``, the same float operations in the same order."""
+    total = popcount(might)
+    c = popcount(might & fits)
+    if size <= 0:
+        p = 1.0
+    elif size > total:
+        p = 0.0 if c else 1.0
+    else:
+        p = np.float64(COMB[total - c, size]) / np.float64(COMB[total, size])
+    if p == 0.0:
+        return 0.0
+    in_boneyard = np.float64(c * boneyard) / np.float64(total) if total else 0.0
+    return p * (1.0 + w[W_DRAW_COST] * np.float64(boneyard + 1) / (in_boneyard + 1.0))
+
+
+@njit(cache=True, inline="always")
+def _play_score(r: np.ndarray, w: np.ndarray, hand: int, m: int, left: int, right: int,
+                unseen: int, next_size: int, boneyard: int) -> float:
+    """``matador.players.heuristic.play_score``, the same float operations in the same order."""
+    t = M_TILE[m]
+    rest = hand & ~(np.int64(1) << t)
+    if not rest and (r[R_ENDS_HAND] or (r[R_AFTER_BONEYARD] and not boneyard)):
+        return w[W_OUT]
+    if m < 28:
+        a = T_LOW[t]
+        b = T_HIGH[t]
+    elif M_END[m]:
+        a = left
+        b = M_EXPOSED[m]
+    else:
+        a = M_EXPOSED[m]
+        b = right
+    playable = r[R_PLAYABLE + 7 * a + b]
+    fits = rest & playable
+    score = w[W_PIPS] * np.float64(T_PIPS[t]) + w[W_FOLLOW] * np.float64(
+        popcount(fits & r[R_NON_MATADORS]))
+    if (r[R_MATADORS] >> t) & 1:
+        score -= w[W_MATADOR]
+        if not rest & r[R_MATADORS]:
+            score -= w[W_LAST_MATADOR]
+    if r[R_SCORES_PLAYS]:
+        score += w[W_POINTS] * np.float64(_play_points(r, m, left, right))
+    if next_size:
+        score += w[W_BLOCK] * _block_value(unseen, next_size, playable, boneyard, w)
+    elif a == 0 or b == 0:
+        blanks = (a == 0) + (b == 0)
+        if rest & r[R_MATADORS]:
+            score += w[W_BLANK] * np.float64(blanks)
+        else:
+            score += w[W_BLANK_NO_MATADOR] * np.float64(blanks)
+    return score
+
+
+@njit(cache=True)
+def _greedy(r: np.ndarray, w: np.ndarray, moves: np.ndarray, nm: int, hand: int, left: int,
+            right: int, unseen: int, next_size: int, boneyard: int) -> int:
+    """``matador.players.heuristic.greedy_move`` as the playouts call it (``policy_move``)."""
+    best = moves[0]
+    best_score = -1e9
+    can_draw = False
+    has_pass = False
+    for i in range(nm):
+        m = moves[i]
+        if m >= DRAW:
+            if m == DRAW:
+                can_draw = True
+            else:
+                has_pass = True
+            continue
+        sc = _play_score(r, w, hand, m, left, right, unseen, next_size, boneyard)
+        if sc > best_score:
+            best = m
+            best_score = sc
+    if best >= DRAW:
+        return best
+    last_matador = (r[R_MATADORS] >> M_TILE[best]) & 1 and popcount(hand & r[R_MATADORS]) == 1
+    if can_draw and last_matador and best_score < w[W_OUT]:
+        return DRAW
+    if has_pass and best_score < 0 and last_matador:
+        return PASS
+    return best
+
+
+@njit(cache=True, inline="always")
+def _finish(row: np.ndarray, r: np.ndarray, winner: int, reason: int) -> None:
+    n = row[ROW_PLAYERS]
+    total = 0
+    for s in range(n):
+        h = row[ROW_HANDS + s]
+        p = 0
+        while h:
+            p += T_PIPS[lowest_bit(h)]
+            h &= h - 1
+        row[ROW_PIPS + s] = p
+        total += p
+    if winner >= 0 and r[R_PIPS_TO_WINNER]:  # R21
+        row[ROW_POINTS + winner] += total - row[ROW_PIPS + winner]
+    row[ROW_WINNER] = winner
+    row[ROW_REASON] = reason
+    row[ROW_TO_MOVE] = -1
+
+
+@njit(cache=True, inline="always")
+def _some_empty(row: np.ndarray, n: int) -> bool:
+    for s in range(n):  # noqa: SIM110 (a plain loop compiles to the tightest code)
+        if not row[ROW_HANDS + s]:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _check_end(row: np.ndarray, r: np.ndarray) -> bool:
+    """With the boneyard empty: R18 (after_boneyard), then R19 and R20."""
+    n = row[ROW_PLAYERS]
+    if r[R_AFTER_BONEYARD]:
+        first = -1
+        for s in range(n):
+            if row[ROW_HANDS + s] == 0 and (
+                    first < 0 or row[ROW_EMPTY_AT + s] < row[ROW_EMPTY_AT + first]):
+                first = s
+        if first >= 0:
+            _finish(row, r, first, 0)
+            return True
+    playable = r[R_PLAYABLE + 7 * row[ROW_LEFT] + row[ROW_RIGHT]]
+    for s in range(n):
+        if row[ROW_HANDS + s] & playable:
+            return False
+    low = 1 << 30
+    winner = -1
+    for s in range(n):
+        h = row[ROW_HANDS + s]
+        p = 0
+        while h:
+            p += T_PIPS[lowest_bit(h)]
+            h &= h - 1
+        if p < low:
+            low = p
+            winner = s
+        elif p == low:
+            winner = -1  # R20: a tie for fewest means no winner
+    _finish(row, r, winner, 1)
+    return True
+
+
+@njit(cache=True, inline="always")
+def _push(row: np.ndarray, r: np.ndarray, m: int) -> None:
+    """``HandState.push``: play move ``m`` (legal) and apply R13-R22."""
+    s = row[ROW_TO_MOVE]
+    n = row[ROW_PLAYERS]
+    ply = row[ROW_PLY] + 1
+    row[ROW_PLY] = ply
+    if m < DRAW:
+        t = M_TILE[m]
+        bit = np.int64(1) << t
+        h = row[ROW_HANDS + s] ^ bit
+        row[ROW_HANDS + s] = h
+        row[ROW_PLAYED] |= bit
+        row[ROW_DRAWN] = 0
+        left = row[ROW_LEFT]
+        right = row[ROW_RIGHT]
+        if r[R_SCORES_PLAYS]:  # R22
+            row[ROW_POINTS + s] += _play_points(r, m, left, right)
+        if m < 28:  # R6
+            row[ROW_LEFT] = T_LOW[t]
+            row[ROW_RIGHT] = T_HIGH[t]
+        elif M_END[m]:  # R7
+            row[ROW_RIGHT] = M_EXPOSED[m]
+        else:
+            row[ROW_LEFT] = M_EXPOSED[m]
+        if not h:
+            if r[R_ENDS_HAND]:  # R18
+                _finish(row, r, s, 0)
+                return
+            row[ROW_EMPTY_AT + s] = ply
+        if row[ROW_BPOS] == row[ROW_BLEN] and _check_end(row, r):
+            return
+    elif m == DRAW:  # R16: the mover goes on
+        bpos = row[ROW_BPOS]
+        row[ROW_HANDS + s] |= np.int64(1) << row[ROW_BONE + bpos]
+        row[ROW_BPOS] = bpos + 1
+        row[ROW_DRAWN] = 1
+        row[ROW_EMPTY_AT + s] = -1
+        if bpos + 1 == row[ROW_BLEN]:
+            _check_end(row, r)
+        return
+    else:  # R17
+        row[ROW_POINTS + s] -= r[R_PASS_PENALTY]
+        row[ROW_DRAWN] = 0
+    s += 1
+    if s == n:
+        s = 0
+    if r[R_NEVER_OUT] and row[ROW_BPOS] == row[ROW_BLEN]:
+        while not row[ROW_HANDS + s]:
+            s += 1
+            if s == n:
+                s = 0
+    row[ROW_TO_MOVE] = s
+
+
+@njit(cache=True)
+def play(row: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int, epsilon: float,
+         key: np.uint64, moves: np.ndarray, record: np.ndarray) -> None:
+    """Play the hand in ``row`` to its end with ``policy``; ``record`` keeps its moves.
+
+    Random: a choice among ``n > 1`` moves takes ``below(n)``. Greedy
+    (``policy_move``): one ``random()`` draw, then with probability ``epsilon``
+    a ``below(n)`` draw and a random move, otherwise the greedy move. A
+    forced move takes no draw. ``row[ROW_DECISIONS]`` counts on from its value
+    (0 for a fresh row) and says where the next move is recorded.
+
+    One loop with the state in local variables: legal moves as two 49-bit
+    masks (left and right end, bit ``7 touching + exposed``) plus draw or pass,
+    the push of ``HandState.push`` inlined.
+    """
+    matadors = r[R_MATADORS]
+    non_matadors = r[R_NON_MATADORS]
+    anytime = r[R_ANYTIME] != 0
+    optional = r[R_OPTIONAL] != 0
+    draw_one = r[R_DRAW_ONE] != 0
+    ends_hand = r[R_ENDS_HAND] != 0
+    after_boneyard = r[R_AFTER_BONEYARD] != 0
+    never_out = r[R_NEVER_OUT] != 0
+    scores_plays = r[R_SCORES_PLAYS] != 0
+    pass_penalty = r[R_PASS_PENALTY]
+    greedy = policy != RANDOM
+    n = row[ROW_PLAYERS]
+    s = row[ROW_TO_MOVE]
+    left = row[ROW_LEFT]
+    right = row[ROW_RIGHT]
+    drawn = row[ROW_DRAWN] != 0
+    ply = row[ROW_PLY]
+    played = row[ROW_PLAYED]
+    bpos = row[ROW_BPOS]
+    blen = row[ROW_BLEN]
+    counter = row[ROW_COUNTER]
+    decisions = row[ROW_DECISIONS]
+    cap = record.shape[0]
+    while s >= 0:
+        hand = row[ROW_HANDS + s]
+        extra = 0
+        if left < 0:  # R6: any tile opens; its move id is the tile
+            lm = hand
+            rm = np.int64(0)
+            nl = popcount(lm)
+            nr = 0
+        else:
+            jl = hand & r[R_JOIN + left]
+            jr = hand & r[R_JOIN + right]
+            lm = np.int64(0)
+            rm = np.int64(0)
+            x = jl
+            while x:
+                lm |= r[R_JPOS + 28 * left + lowest_bit(x)]
+                x &= x - 1
+            x = jr
+            while x:
+                rm |= r[R_JPOS + 28 * right + lowest_bit(x)]
+                x &= x - 1
+            hm = hand & matadors
+            if hm and (anytime or not (lm | rm)):  # R10
+                x = hm
+                while x:
+                    b = r[R_MATPOS + lowest_bit(x)]
+                    lm |= b
+                    rm |= b
+                    x &= x - 1
+            can_draw = bpos < blen and not (drawn and draw_one)
+            if lm | rm:
+                # R15: a mover whose every legal play is a matador may draw instead.
+                if optional and not ((jl | jr) & non_matadors):
+                    if can_draw:
+                        extra = DRAW
+                    elif drawn and draw_one:
+                        extra = PASS
+            else:
+                extra = DRAW if can_draw else PASS  # R16, R17
+            nl = popcount(lm)
+            nr = popcount(rm)
+        nm = nl + nr + (extra != 0)
+        if nm == 1:
+            k = 0
+        elif not greedy:
+            counter += 1
+            k = below(key, counter, nm)
+        else:
+            counter += 1
+            if unit(key, counter) < epsilon:
+                counter += 1
+                k = below(key, counter, nm)
+            else:
+                k = -1
+        if k < 0:  # the greedy move, from the list of legal moves
+            i = 0
+            base = 0 if left < 0 else 28
+            x = lm
+            while x:
+                moves[i] = base + lowest_bit(x)
+                i += 1
+                x &= x - 1
+            x = rm
+            while x:
+                moves[i] = 77 + lowest_bit(x)
+                i += 1
+                x &= x - 1
+            if extra:
+                moves[i] = extra
+            nxt = s + 1
+            if nxt == n:
+                nxt = 0
+            m = _greedy(r, w, moves, nm, hand, left, right,
+                        ((np.int64(1) << 28) - 1) & ~hand & ~played,
+                        popcount(row[ROW_HANDS + nxt]), blen - bpos)
+        elif k < nl:
+            x = lm
+            for _ in range(k):
+                x &= x - 1
+            m = lowest_bit(x) + (0 if left < 0 else 28)
+        elif k < nl + nr:
+            x = rm
+            for _ in range(k - nl):
+                x &= x - 1
+            m = 77 + lowest_bit(x)
+        else:
+            m = extra
+        if decisions < cap:
+            record[decisions] = m
+        decisions += 1
+        # -- push (HandState.push) --
+        ply += 1
+        if m < DRAW:
+            t = M_TILE[m]
+            bit = np.int64(1) << t
+            h = hand ^ bit
+            row[ROW_HANDS + s] = h
+            played |= bit
+            drawn = False
+            if scores_plays:  # R22
+                row[ROW_POINTS + s] += _play_points(r, m, left, right)
+            if m < 28:  # R6
+                left = T_LOW[t]
+                right = T_HIGH[t]
+            elif m >= 77:  # R7
+                right = M_EXPOSED[m]
+            else:
+                left = M_EXPOSED[m]
+            if not h:
+                if ends_hand:  # R18
+                    row[ROW_LEFT] = left
+                    row[ROW_RIGHT] = right
+                    _finish(row, r, s, 0)
+                    break
+                row[ROW_EMPTY_AT + s] = ply
+            if bpos == blen:
+                # R18/R19 are checked in full only when they may apply: an empty hand
+                # under after_boneyard, or no hand holding a tile that fits the ends.
+                held = row[ROW_HANDS] | row[ROW_HANDS + 1] | row[ROW_HANDS + 2] | row[
+                    ROW_HANDS + 3]
+                if (after_boneyard and _some_empty(row, n)) or not (
+                        held & r[R_PLAYABLE + 7 * left + right]):
+                    row[ROW_LEFT] = left
+                    row[ROW_RIGHT] = right
+                    if _check_end(row, r):
+                        break
+        elif m == DRAW:  # R16: the mover goes on
+            row[ROW_HANDS + s] = hand | np.int64(1) << row[ROW_BONE + bpos]
+            bpos += 1
+            drawn = True
+            row[ROW_EMPTY_AT + s] = -1
+            if bpos == blen:
+                row[ROW_LEFT] = left
+                row[ROW_RIGHT] = right
+                if _check_end(row, r):
+                    break
+            continue
+        else:  # R17
+            row[ROW_POINTS + s] -= pass_penalty
+            drawn = False
+        s += 1  # R13
+        if s == n:
+            s = 0
+        if never_out and bpos == blen:  # R18 never: empty hands are skipped
+            while not row[ROW_HANDS + s]:
+                s += 1
+                if s == n:
+                    s = 0
+    row[ROW_LEFT] = left
+    row[ROW_RIGHT] = right
+    row[ROW_DRAWN] = drawn
+    row[ROW_PLY] = ply
+    row[ROW_PLAYED] = played
+    row[ROW_BPOS] = bpos
+    row[ROW_DECISIONS] = decisions
+    row[ROW_COUNTER] = counter
+
+
+@njit(cache=True, inline="always")
+def _summarise(row: np.ndarray, out: np.ndarray) -> None:
+    out[OUT_WINNER] = row[ROW_WINNER]
+    out[OUT_REASON] = row[ROW_REASON]
+    out[OUT_DECISIONS] = row[ROW_DECISIONS]
+    out[OUT_LEADER] = row[ROW_LEADER]
+    for s in range(4):
+        out[OUT_POINTS + s] = row[ROW_POINTS + s]
+        out[OUT_PIPS + s] = row[ROW_PIPS + s]
+
+
+@njit(cache=True)
+def run_serial(rows: np.ndarray, keys: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int,
+               epsilon: float, do_deal: bool, records: np.ndarray, out: np.ndarray) -> None:
+    """Play every hand in order on this thread; ``out[i]`` gets hand ``i``'s result (``OUT_*``).
+
+    With ``do_deal`` hand ``i`` is dealt from ``keys[i]`` into a scratch row
+    (``rows`` may then be empty); otherwise ``rows[i]`` is the hand, played in
+    place. ``records`` has a row per hand; its length (0 for none) caps the
+    moves kept.
+    """
+    moves = np.empty(64, dtype=np.int64)
+    tiles = np.empty(28, dtype=np.int64)
+    scratch = np.zeros(ROW_SIZE, dtype=np.int64)
+    for i in range(keys.shape[0]):
+        if do_deal:
+            row = scratch
+            deal(row, r, keys[i], tiles)
+        else:
+            row = rows[i]
+        play(row, r, w, policy, epsilon, keys[i], moves, records[i])
+        _summarise(row, out[i])
+
+
+@njit(cache=True, parallel=True)
+def run_parallel(rows: np.ndarray, keys: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int,
+                 epsilon: float, do_deal: bool, records: np.ndarray, out: np.ndarray,
+                 chunk: int) -> None:
+    """:func:`run_serial` over chunks of ``chunk`` hands spread across Numba's threads."""
+    n = keys.shape[0]
+    chunks = (n + chunk - 1) // chunk
+    for c in prange(chunks):
+        moves = np.empty(64, dtype=np.int64)
+        tiles = np.empty(28, dtype=np.int64)
+        scratch = np.zeros(ROW_SIZE, dtype=np.int64)
+        for i in range(c * chunk, min(n, (c + 1) * chunk)):
+            if do_deal:
+                row = scratch
+                deal(row, r, keys[i], tiles)
+            else:
+                row = rows[i]
+            play(row, r, w, policy, epsilon, keys[i], moves, records[i])
+            _summarise(row, out[i])
+
+
+@njit(cache=True)
+def push_moves(rows: np.ndarray, r: np.ndarray, first: np.ndarray, records: np.ndarray) -> None:
+    """Play ``first[i]`` (a legal move) in row ``i`` and record it: one decision made."""
+    for i in range(rows.shape[0]):
+        row = rows[i]
+        if records.shape[1] > 0:
+            records[i, 0] = first[i]
+        _push(row, r, first[i])
+        row[ROW_DECISIONS] = 1
+
+
+@njit(cache=True)
+def stream_keys(base: np.uint64, first: int, keys: np.ndarray) -> None:
+    """``keys[i] = stream_key(seed, first + i)`` where ``base = mix64(seed)``."""
+    for i in range(keys.shape[0]):
+        z = base + np.uint64(first + i + 1) * GOLDEN
+        z = (z ^ (z >> S30)) * MIX1
+        z = (z ^ (z >> S27)) * MIX2
+        keys[i] = z ^ (z >> S31)
