@@ -10,10 +10,22 @@ What it measures (every figure is a rate over wall-clock time, dealing included)
   move: plays, draws and passes), hands per second and mean decisions per hand.
 * State copies per second: ``HandState.copy`` on a mid-hand state of that
   preset and player count.
-* The "fast path" column: if ``matador.core.playout.random_playout(state, rng)``
-  exists (it plays the hand out with uniformly random legal moves and returns
-  the number of decisions), the same playouts timed through it. Without that
-  module the column is left out.
+* The "fast path" column: if ``matador.core.playout.random_playout(state, stream)``
+  exists (it plays the hand out with uniformly random legal moves drawn from a
+  counter-based :class:`~matador.core.streams.Stream` and returns the number of
+  decisions), hands dealt by ``deal_from_stream`` and played through it.
+  Without that module the column is left out.
+* The compiled kernel (``matador[fast]``, Numba), side by side with the pure
+  path: random playouts on one thread ("kernel 1 core") and on two threads
+  ("kernel 2 cores"), greedy playouts (the search bots' rollout policy,
+  epsilon 0.1) on one thread, against the pure-Python greedy rollout
+  (``greedy_rollout``) of the same hands. Each kernel run plays blocks of
+  fresh hands (``fast.play_hands``, dealing included) until its time is up.
+  The first call's compile time is measured in a fresh process with an empty
+  Numba cache (``--compile-time``, on by default), and the time to load the
+  cached kernel in another fresh process. Targets: >= 60 M random decisions/s
+  on both cores (classic, 2 players), every preset and player count >= 25 M
+  random decisions/s per core, greedy >= 10 M decisions/s per core.
 * Peers, when installed: OpenSpiel's ``python_block_dominoes`` (2 players,
   chance nodes resolved by sampling ``chance_outcomes``, only player decisions
   counted) and abw333's ``dominoes`` package (a 4-seat, 2-team game; passes are
@@ -37,8 +49,9 @@ Run it from the repository root::
     python benchmarks/playout.py                        # everything, 2 s per figure
     python benchmarks/playout.py --seconds 0.5 --presets classic six
     python benchmarks/playout.py --no-peers --json figures.json
+    python benchmarks/playout.py --no-peers --no-compile-time --seconds 1
 
-Peers: ``pip install open_spiel dominoes``.
+Peers: ``pip install open_spiel dominoes``; kernel: ``pip install 'matador[fast]'``.
 """
 
 from __future__ import annotations
@@ -51,22 +64,32 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from matador.core.errors import RulesError
+from matador.core.playout import deal_from_stream
 from matador.core.rules import PRESETS, Rules, resolve_preset
 from matador.core.state import HandState
+from matador.core.streams import Stream, stream_key
+from matador.players.rollout import greedy_rollout, kernel_policy
 
 TARGET_VS_OPENSPIEL = 15.0
 TARGET_VS_ABW333 = 3.0
 TARGET_COPIES = 200_000.0
+TARGET_KERNEL_BOTH = 60e6
+TARGET_KERNEL_CORE = 25e6
+TARGET_KERNEL_GREEDY = 10e6
+GREEDY_EPSILON = 0.1
+KERNEL_BLOCK = 20_000
 PEER_HINT = "not installed (pip install open_spiel dominoes)"
 
-FastPath = Callable[[HandState, random.Random], int]
+FastPath = Callable[[HandState, Stream], int]
 
 
 @dataclass
@@ -137,19 +160,86 @@ def playout_loop(rules: Rules, players: int, seed: int, seconds: float) -> Run:
 
 
 def playout_fast(fast: FastPath, rules: Rules, players: int, seed: int, seconds: float) -> Run:
-    """Deal random hands and play them out with the fast path for ``seconds``."""
-    rng = random.Random(seed)
-    new = HandState.new
+    """Deal hands from counter-based streams and play them out with the fast path."""
     clock = time.perf_counter
     hands = decisions = 0
     start = clock()
     deadline = start + seconds
     while True:
-        decisions += fast(new(rules, players, rng), rng)
+        stream = Stream(stream_key(seed, hands))
+        decisions += fast(HandState(rules, deal_from_stream(rules, players, stream)), stream)
         hands += 1
         if clock() >= deadline:
             break
     return Run(decisions, hands, clock() - start)
+
+
+def greedy_python(rules: Rules, players: int, seed: int, seconds: float) -> Run:
+    """The pure-Python greedy rollout (epsilon 0.1) of the hands the kernel's greedy run plays."""
+    clock = time.perf_counter
+    hands = decisions = 0
+    start = clock()
+    deadline = start + seconds
+    while True:
+        stream = Stream(stream_key(seed, hands))
+        state = HandState(rules, deal_from_stream(rules, players, stream))
+        greedy_rollout(state, stream, GREEDY_EPSILON)
+        decisions += state.ply
+        hands += 1
+        if clock() >= deadline:
+            break
+    return Run(decisions, hands, clock() - start)
+
+
+def kernel_run(fast: Any, rules: Rules, players: int, seed: int, seconds: float,
+               threads: int, greedy: bool) -> Run:
+    """Blocks of fresh hands through ``fast.play_hands`` until ``seconds`` are spent."""
+    policy = kernel_policy(GREEDY_EPSILON) if greedy else fast.RANDOM
+    block = KERNEL_BLOCK // (10 if greedy else 1)
+    clock = time.perf_counter
+    hands = decisions = 0
+    start = clock()
+    deadline = start + seconds
+    while True:
+        out = fast.play_hands(rules, players, seed, block, first=hands, policy=policy,
+                              threads=threads)
+        decisions += out.total_decisions
+        hands += block
+        if clock() >= deadline:
+            break
+    return Run(decisions, hands, clock() - start)
+
+
+def load_kernel() -> tuple[Any, str]:
+    """``matador.fast`` if Numba is installed, and a note."""
+    try:
+        from matador import fast
+    except ImportError as exc:  # pragma: no cover - the package is part of matador
+        return None, f"matador.fast failed to import ({exc})"
+    if not fast.available():
+        return None, "kernel: Numba not installed (pip install 'matador[fast]'): columns skipped"
+    import numba
+
+    return fast, f"kernel: matador.fast with Numba {numba.__version__}"
+
+
+COMPILE_PROBE = "import time; t = time.perf_counter(); from matador import fast; " \
+    "fast.compile_kernels(); print(time.perf_counter() - t)"
+
+
+def compile_times() -> dict[str, float | str]:
+    """Seconds to the first kernel call in a fresh process: empty cache, then cached."""
+    out: dict[str, float | str] = {}
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        for name in ("cold", "cached"):
+            proc = subprocess.run([sys.executable, "-c", COMPILE_PROBE], env=env,
+                                  capture_output=True, text=True, check=False)
+            if proc.returncode:
+                out[name] = f"failed: {proc.stderr.strip().splitlines()[-1:]}"
+                break
+            out[name] = float(proc.stdout.strip())
+    return out
 
 
 def mid_hand_state(rules: Rules, players: int, seed: int) -> HandState:
@@ -205,9 +295,10 @@ def load_fast_path() -> tuple[FastPath | None, str]:
 
 def check_fast_path(fast: FastPath, rules: Rules, players: int, seed: int) -> str | None:
     """Play one hand with the fast path; a problem description, or None if it looks right."""
-    state = HandState.new(rules, players, random.Random(seed))
+    stream = Stream(stream_key(seed, 0))
+    state = HandState(rules, deal_from_stream(rules, players, stream))
     try:
-        n = fast(state, random.Random(seed))
+        n = fast(state, stream)
     except Exception as exc:
         return f"raised {exc!r}"
     if not isinstance(n, int):
@@ -331,6 +422,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help=f"presets to time (default all: {' '.join(PRESETS)})")
     parser.add_argument("--json", metavar="FILE", help="also write every figure to FILE as JSON")
     parser.add_argument("--no-peers", action="store_true", help="skip OpenSpiel and abw333")
+    parser.add_argument("--no-kernel", action="store_true",
+                        help="skip the compiled kernel's columns even if Numba is installed")
+    parser.add_argument("--no-compile-time", action="store_true",
+                        help="skip timing the kernel's compilation in fresh processes")
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
@@ -364,6 +459,15 @@ def run_benchmarks(args: argparse.Namespace) -> dict[str, Any]:
     seed = args.seed
     machine = machine_info()
     fast, fast_note = load_fast_path()
+    kernel, kernel_note = (None, "kernel: skipped (--no-kernel)") if args.no_kernel \
+        else load_kernel()
+    compile_note: dict[str, float | str] = {}
+    if kernel is not None:
+        if not args.no_compile_time:
+            print("timing the kernel's compilation in fresh processes...", file=sys.stderr,
+                  flush=True)
+            compile_note = compile_times()
+        kernel.compile_kernels()
     rules_of = {p: Rules.from_preset(p) for p in args.presets}
     configs = [
         (preset, n)
@@ -390,6 +494,14 @@ def run_benchmarks(args: argparse.Namespace) -> dict[str, Any]:
                 lambda s, f=fast, r=rules, n=n: playout_fast(f, r, n, seed, s))
         state = mid_hand_state(rules, n, seed)
         add(f"copy/{preset}/{n}", lambda s, st=state: copies(st, s))
+        if kernel is not None:
+            add(f"k1/{preset}/{n}",
+                lambda s, r=rules, n=n: kernel_run(kernel, r, n, seed, s, 1, False))
+            add(f"k2/{preset}/{n}",
+                lambda s, r=rules, n=n: kernel_run(kernel, r, n, seed, s, 2, False))
+            add(f"kg/{preset}/{n}",
+                lambda s, r=rules, n=n: kernel_run(kernel, r, n, seed, s, 1, True))
+            add(f"pg/{preset}/{n}", lambda s, r=rules, n=n: greedy_python(r, n, seed, s))
 
     peers: dict[str, dict[str, Any]] = {}
     if args.no_peers:
@@ -432,6 +544,7 @@ def run_benchmarks(args: argparse.Namespace) -> dict[str, Any]:
         cp = figures(f"copy/{preset}/{n}")
         assert cp is not None
         fp = figures(f"fast/{preset}/{n}")
+        k1, k2, kg, pg = (figures(f"{k}/{preset}/{n}") for k in ("k1", "k2", "kg", "pg"))
         ours.append({
             "preset": preset,
             "players": n,
@@ -446,6 +559,15 @@ def run_benchmarks(args: argparse.Namespace) -> dict[str, Any]:
                 "hands_per_second": fp["hands_per_second"],
                 "mean_decisions_per_hand": fp["mean_per_hand"],
                 "runs_decisions_per_second": fp["runs_per_second"],
+            },
+            "kernel": None if k1 is None or k2 is None or kg is None or pg is None else {
+                "random_1_core": k1["per_second"],
+                "random_2_cores": k2["per_second"],
+                "greedy_1_core": kg["per_second"],
+                "greedy_python": pg["per_second"],
+                "runs_random_1_core": k1["runs_per_second"],
+                "runs_random_2_cores": k2["runs_per_second"],
+                "runs_greedy_1_core": kg["runs_per_second"],
             },
         })
 
@@ -487,6 +609,18 @@ def run_benchmarks(args: argparse.Namespace) -> dict[str, Any]:
                                "value": ratios["classic4_vs_abw333"][best_path]},
         "copies_per_second": {"target": TARGET_COPIES, "value": min_copies},
     }
+    with_kernel = [r for r in ours if r["kernel"]]
+    if with_kernel:
+        classic2 = [r for r in with_kernel if (r["preset"], r["players"]) == ("classic", 2)]
+        targets["kernel_random_2_cores_classic2"] = {
+            "target": TARGET_KERNEL_BOTH,
+            "value": classic2[0]["kernel"]["random_2_cores"] if classic2 else None}
+        targets["kernel_random_1_core_slowest"] = {
+            "target": TARGET_KERNEL_CORE,
+            "value": min(r["kernel"]["random_1_core"] for r in with_kernel)}
+        targets["kernel_greedy_1_core_slowest"] = {
+            "target": TARGET_KERNEL_GREEDY,
+            "value": min(r["kernel"]["greedy_1_core"] for r in with_kernel)}
     for t in targets.values():
         if isinstance(t, dict):
             t["met"] = None if t["value"] is None else t["value"] >= t["target"]
@@ -496,6 +630,10 @@ def run_benchmarks(args: argparse.Namespace) -> dict[str, Any]:
         "settings": {"seconds": args.seconds, "repeat": args.repeat, "seed": seed,
                      "presets": args.presets, "peers": not args.no_peers},
         "fast_path_note": fast_note,
+        "kernel_note": kernel_note,
+        "kernel_compile_seconds": compile_note,
+        "load_average_at_end": [round(x, 2) for x in os.getloadavg()]
+        if hasattr(os, "getloadavg") else None,
         "matador": ours,
         "peers": peers,
         "ratios": ratios,
@@ -513,6 +651,13 @@ def report(res: dict[str, Any]) -> str:
         f"{s['seconds'] / s['repeat']:.2f} s; dealing included; decisions include draws "
         "and passes")
     out(res["fast_path_note"])
+    out(res["kernel_note"])
+    compile_s = res["kernel_compile_seconds"]
+    if compile_s:
+        out("kernel first call in a fresh process: " + ", ".join(
+            f"{name} cache {v:.2f} s" if isinstance(v, float) else f"{name} cache {v}"
+            for name, v in compile_s.items()))
+    out(f"load average at end {res['load_average_at_end']}")
     out("")
     has_fast = any(r["fast_path"] for r in res["matador"])
     head = (f"{'preset':<8} {'players':>7} {'decisions/s':>12} {'hands/s':>9} "
@@ -533,6 +678,27 @@ def report(res: dict[str, Any]) -> str:
                      f" {fmt_ratio(speedup):>7}")
         out(line)
     out("")
+
+    if any(r["kernel"] for r in res["matador"]):
+        out(f"Compiled kernel, decisions/s (fresh hands, dealing included; greedy epsilon "
+            f"{GREEDY_EPSILON})")
+        head = (f"{'preset':<8} {'players':>7} {'python fast':>12} {'kernel 1 core':>14} "
+                f"{'kernel 2 cores':>15} {'speedup':>8} {'python greedy':>14} "
+                f"{'kernel greedy':>14} {'speedup':>8}")
+        out(head)
+        out("-" * len(head))
+        for r in res["matador"]:
+            k = r["kernel"]
+            if not k:
+                continue
+            f = r["fast_path"]
+            base = f["decisions_per_second"] if f else r["decisions_per_second"]
+            out(f"{r['preset']:<8} {r['players']:>7} {fmt_rate(base):>12} "
+                f"{fmt_rate(k['random_1_core']):>14} {fmt_rate(k['random_2_cores']):>15} "
+                f"{fmt_ratio(k['random_1_core'] / base):>8} "
+                f"{fmt_rate(k['greedy_python']):>14} {fmt_rate(k['greedy_1_core']):>14} "
+                f"{fmt_ratio(k['greedy_1_core'] / k['greedy_python']):>8}")
+        out("")
 
     out("Peers (moves/s = player decisions per second, dealing included)")
     labels = {"openspiel": "OpenSpiel python_block_dominoes", "abw333": "abw333 dominoes"}
@@ -573,9 +739,18 @@ def report(res: dict[str, Any]) -> str:
         (f">= {TARGET_COPIES:,.0f} state copies/s (slowest config)", "copies_per_second",
          fmt_rate),
     ]
+    if "kernel_random_2_cores_classic2" in t:
+        checks += [
+            (f">= {TARGET_KERNEL_BOTH / 1e6:.0f} M random dec/s, both cores (classic 2)",
+             "kernel_random_2_cores_classic2", fmt_rate),
+            (f">= {TARGET_KERNEL_CORE / 1e6:.0f} M random dec/s per core (slowest config)",
+             "kernel_random_1_core_slowest", fmt_rate),
+            (f">= {TARGET_KERNEL_GREEDY / 1e6:.0f} M greedy dec/s per core (slowest config)",
+             "kernel_greedy_1_core_slowest", fmt_rate),
+        ]
     for label, key, fmt in checks:
         value = t[key]["value"]
-        out(f"  {label:<48} {fmt(value):>10}  {verdict(value, t[key]['target'])}")
+        out(f"  {label:<52} {fmt(value):>12}  {verdict(value, t[key]['target'])}")
     return "\n".join(lines)
 
 

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import random
 import sys
-import types
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from matador.core.state import HandState
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "playout.py"
 
@@ -32,7 +28,8 @@ def load_script() -> Any:
 def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], preset: str) -> tuple[dict, str]:
     out_file = tmp_path / "figures.json"
     code = load_script().main(
-        ["--seconds", "0.05", "--presets", preset, "--no-peers", "--json", str(out_file)]
+        ["--seconds", "0.05", "--presets", preset, "--no-peers", "--no-compile-time", "--json",
+         str(out_file)]
     )
     assert code == 0
     return json.loads(out_file.read_text()), capsys.readouterr().out
@@ -54,21 +51,26 @@ def test_benchmark_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "decisions/s" in out and "paluba" in out and "skipped (--no-peers)" in out
 
 
-def test_benchmark_times_a_fast_path(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    def random_playout(state: HandState, rng: random.Random) -> int:
-        n = 0
-        while state.outcome is None:
-            state.push(rng.choice(state.legal_move_ids()))
-            n += 1
-        return n
+def test_benchmark_times_the_fast_path_and_the_kernel(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    out_file = tmp_path / "figures.json"
+    code = load_script().main(["--seconds", "0.06", "--presets", "paluba", "--no-peers",
+                               "--no-compile-time", "--json", str(out_file)])
+    assert code == 0
+    figures, out = json.loads(out_file.read_text()), capsys.readouterr().out
+    row = figures["matador"][0]
+    check_numeric(row["fast_path"]["decisions_per_second"])
+    for key in ("random_1_core", "random_2_cores", "greedy_1_core", "greedy_python"):
+        check_numeric(row["kernel"][key])
+    assert figures["targets"]["kernel_random_1_core_slowest"]["value"] > 0
+    assert "fast dec/s" in out and "kernel 2 cores" in out and "M greedy dec/s" in out
 
-    fake = types.ModuleType("matador.core.playout")
-    fake.random_playout = random_playout  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "matador.core.playout", fake)
-    figures, out = run(tmp_path, capsys, "paluba")
-    fast = figures["matador"][0]["fast_path"]
-    assert fast is not None
-    check_numeric(fast["decisions_per_second"])
-    check_numeric(fast["hands_per_second"])
-    assert "fast dec/s" in out
+
+def test_benchmark_without_the_kernel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_file = tmp_path / "figures.json"
+    code = load_script().main(["--seconds", "0.03", "--presets", "paluba", "--no-peers",
+                               "--no-kernel", "--json", str(out_file)])
+    assert code == 0
+    figures, out = json.loads(out_file.read_text()), capsys.readouterr().out
+    assert figures["matador"][0]["kernel"] is None
+    assert "kernel 2 cores" not in out and "skipped (--no-kernel)" in out

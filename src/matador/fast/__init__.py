@@ -128,10 +128,29 @@ def _result(out: np.ndarray, players: int, records: np.ndarray | None) -> Playou
     )
 
 
-def _weights(policy: Policy) -> np.ndarray:
-    import numpy as np
+_WEIGHTS: dict[Policy, np.ndarray] = {}
+_RULES: dict[tuple[Rules, int], np.ndarray] = {}
 
-    return np.array(policy.weights or (0.0,) * L.W_SIZE, dtype=np.float64)
+
+def _weights(policy: Policy) -> np.ndarray:
+    w = _WEIGHTS.get(policy)
+    if w is None:
+        import numpy as np
+
+        w = _WEIGHTS[policy] = np.array(policy.weights or (0.0,) * L.W_SIZE, dtype=np.float64)
+    return w
+
+
+def _rules_row(rules: Rules, players: int) -> np.ndarray:
+    """The kernel's rules row, built once per rule set and player count (never written to)."""
+    r = _RULES.get((rules, players))
+    if r is None:
+        from matador.fast.encode import rules_row
+
+        if len(_RULES) > 256:
+            _RULES.clear()
+        r = _RULES[(rules, players)] = rules_row(rules, players)
+    return r
 
 
 def _run(rows: np.ndarray, keys: np.ndarray, rrow: np.ndarray, policy: Policy, do_deal: bool,
@@ -175,10 +194,8 @@ def play_hands(rules: Rules, players: int, seed: int, count: int, *, first: int 
     """
     import numpy as np
 
-    from matador.fast.encode import rules_row
-
     k = _kernel()
-    rrow = rules_row(rules, players)
+    rrow = _rules_row(rules, players)
     if not rrow[L.R_HAND_SIZE]:
         raise MatadorError(f"rules {rules.preset} cannot deal {players} players "
                            "(players, hand_size, set_aside)")
@@ -192,7 +209,8 @@ def play_hands(rules: Rules, players: int, seed: int, count: int, *, first: int 
     return _result(out, players, records if record else None)
 
 
-def play_out(states: Sequence[HandState], keys: Sequence[int], policy: Policy = RANDOM, *,
+def play_out(states: Sequence[HandState], keys: Sequence[int] | np.ndarray,
+             policy: Policy = RANDOM, *,
              first_moves: Sequence[int] | None = None, threads: int = 1,
              record: int = 0) -> Playouts:
     """Finish every state (they are not modified), state ``i`` on the stream ``keys[i]``.
@@ -204,7 +222,7 @@ def play_out(states: Sequence[HandState], keys: Sequence[int], policy: Policy = 
     """
     import numpy as np
 
-    from matador.fast.encode import rules_row, state_rows
+    from matador.fast.encode import state_rows
 
     if len(keys) != len(states):
         raise ValueError(f"{len(keys)} keys for {len(states)} states")
@@ -215,15 +233,37 @@ def play_out(states: Sequence[HandState], keys: Sequence[int], policy: Policy = 
     if any(s.rules != rules or s.players != players for s in states):
         raise ValueError("every state of a batch must have the same rules and player count")
     rows = state_rows(states)
-    key_array = np.array([k & ((1 << 64) - 1) for k in keys], dtype=np.uint64)
+    key_array = keys if isinstance(keys, np.ndarray) else np.array(
+        [k & ((1 << 64) - 1) for k in keys], dtype=np.uint64)
     records = _records(len(states), record)
-    rrow = rules_row(rules, players)
+    rrow = _rules_row(rules, players)
     if first_moves is not None:
         if len(first_moves) != len(states):
             raise ValueError(f"{len(first_moves)} first moves for {len(states)} states")
         _kernel().push_moves(rows, rrow, np.asarray(first_moves, dtype=np.int64), records)
     out = _run(rows, key_array, rrow, policy, False, records, threads)
     return _result(out, players, records if record else None)
+
+
+def stream_keys(seed: int, *indices: Sequence[int] | np.ndarray) -> np.ndarray:
+    """``stream_key(seed, a[i], b[i], ...)`` for every ``i``, computed in the kernel.
+
+    Each of ``indices`` is a sequence of indices (>= 0) of the same length.
+    """
+    import numpy as np
+
+    k = _kernel()
+    arrays = [np.asarray(ix, dtype=np.int64) for ix in indices]
+    if not arrays:
+        raise ValueError("stream_keys needs at least one index sequence")
+    if any(a.shape != arrays[0].shape or a.ndim != 1 for a in arrays):
+        raise ValueError("index sequences must be one-dimensional and of the same length")
+    if seed < 0 or any(a.size and int(a.min()) < 0 for a in arrays):
+        raise ValueError("stream seeds and indices are >= 0")
+    keys = np.full(arrays[0].shape[0], mix64(seed & ((1 << 64) - 1)), dtype=np.uint64)
+    for a in arrays:
+        k.fold_keys(keys, a)
+    return keys
 
 
 def compile_kernels() -> float:
@@ -245,8 +285,9 @@ def compile_kernels() -> float:
     k.run_serial(rows, keys, rrow, w, L.RANDOM, 0.0, True, rec, out)
     k.run_parallel(rows, keys, rrow, w, L.RANDOM, 0.0, True, rec, out, CHUNK)
     k.push_moves(rows, rrow, np.zeros(0, dtype=np.int64), rec[:0])
+    k.fold_keys(keys, np.zeros(1, dtype=np.int64))
     return time.perf_counter() - start
 
 
 __all__ = ["CHUNK", "RANDOM", "FastUnavailableError", "Playouts", "Policy", "available",
-           "compile_kernels", "play_hands", "play_out"]
+           "compile_kernels", "play_hands", "play_out", "stream_keys"]

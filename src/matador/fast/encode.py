@@ -74,10 +74,11 @@ def _hand_size(rules: Rules, players: int) -> int:
 
 def state_rows(states: Sequence[HandState]) -> np.ndarray:
     """One row per state (the state as it is now; the boneyard's remaining tiles in order)."""
-    rows = np.zeros((len(states), L.ROW_SIZE), dtype=np.int64)
-    for i, state in enumerate(states):
-        row = rows[i]
+    flat: list[int] = []
+    pad = [0] * L.ROW_SIZE
+    for state in states:
         n = state.players
+        row = pad[:]
         row[L.ROW_HANDS:L.ROW_HANDS + n] = state.hands
         row[L.ROW_LEFT] = state.left
         row[L.ROW_RIGHT] = state.right
@@ -86,10 +87,8 @@ def state_rows(states: Sequence[HandState]) -> np.ndarray:
         row[L.ROW_PLY] = state.ply
         row[L.ROW_PLAYED] = state.played
         row[L.ROW_POINTS:L.ROW_POINTS + n] = state.points
-        row[L.ROW_EMPTY_AT:L.ROW_EMPTY_AT + 4] = -1
-        row[L.ROW_EMPTY_AT:L.ROW_EMPTY_AT + n] = state.emptied_at
+        row[L.ROW_EMPTY_AT:L.ROW_EMPTY_AT + 4] = [*state.emptied_at, -1, -1, -1, -1][:4]
         bone = state.boneyard
-        row[L.ROW_BPOS] = 0
         row[L.ROW_BLEN] = len(bone)
         row[L.ROW_BONE:L.ROW_BONE + len(bone)] = bone
         row[L.ROW_PLAYERS] = n
@@ -103,7 +102,8 @@ def state_rows(states: Sequence[HandState]) -> np.ndarray:
             row[L.ROW_REASON] = 0 if outcome.reason.value == "out" else 1
             row[L.ROW_PIPS:L.ROW_PIPS + n] = outcome.pips
             row[L.ROW_POINTS:L.ROW_POINTS + n] = outcome.points
-    return rows
+        flat += row
+    return np.array(flat, dtype=np.int64).reshape(len(states), L.ROW_SIZE)
 
 
 def weights_row(weights: Mapping[str, float]) -> np.ndarray:

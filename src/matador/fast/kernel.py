@@ -737,6 +737,16 @@ def run_serial(rows: np.ndarray, keys: np.ndarray, r: np.ndarray, w: np.ndarray,
         _summarise(row, out[i])
 
 
+@njit(cache=True)
+def fold_keys(keys: np.ndarray, index: np.ndarray) -> None:
+    """``keys[i] = mix64(keys[i] + (index[i] + 1) * GOLDEN)``: one more index of ``stream_key``."""
+    for i in range(keys.shape[0]):
+        z = keys[i] + np.uint64(index[i] + 1) * GOLDEN
+        z = (z ^ (z >> S30)) * MIX1
+        z = (z ^ (z >> S27)) * MIX2
+        keys[i] = z ^ (z >> S31)
+
+
 @njit(cache=True, parallel=True)
 def run_parallel(rows: np.ndarray, keys: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int,
                  epsilon: float, do_deal: bool, records: np.ndarray, out: np.ndarray,

@@ -20,19 +20,28 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+from collections.abc import Sequence
 from random import Random
 
 from matador.core.moves import DRAW
 from matador.core.sampling import sampler_for
 from matador.core.state import HandState
+from matador.core.streams import Stream, stream_key
 from matador.core.tiles import ALL_TILES
 from matador.core.view import PlayerView
 from matador.players.base import Bot, Budget
 from matador.players.heuristic import play_score
-from matador.players.pimc import ENDGAME_TILES, MoveStats, SearchResult, points_estimate
+from matador.players.pimc import (
+    ENDGAME_TILES,
+    MoveStats,
+    SearchResult,
+    kernel_enabled,
+    points_estimate,
+)
 from matador.players.rollout import (
     EndgameSolver,
     greedy_rollout,
+    kernel_policy,
     policy_move,
     tiles_in_play,
     win_values,
@@ -100,6 +109,20 @@ def choice_log_likelihood(view: PlayerView, world: HandState) -> float:
     return total
 
 
+class _Leaf:
+    """Where a descent ended: its world state, path, stream key and (once known) value."""
+
+    __slots__ = ("key", "move", "path", "points", "state", "values")
+
+    def __init__(self, move: int, state: HandState, path: list[_Node], key: int) -> None:
+        self.move = move
+        self.state = state
+        self.path = path
+        self.key = key
+        self.values: Sequence[float] | None = None
+        self.points = 0.0
+
+
 class ISMCTSBot(Bot):
     """Single-observer ISMCTS with weighted determinizations (``ismcts``)."""
 
@@ -107,9 +130,11 @@ class ISMCTSBot(Bot):
     default_budget = Budget(millis=800)
 
     def __init__(self, budget: Budget | None = None, weighted: bool = True,
-                 model_opponents: bool = MODEL_OPPONENTS, paired_root: bool = PAIRED_ROOT
-                 ) -> None:
+                 model_opponents: bool = MODEL_OPPONENTS, paired_root: bool = PAIRED_ROOT,
+                 kernel: bool | None = None) -> None:
         super().__init__(budget)
+        self.kernel = kernel
+        """Roll out in the compiled kernel: True, False, or None for "when installed"."""
         self.weighted = weighted
         self.paired_root = paired_root
         self.model_opponents = model_opponents
@@ -117,10 +142,20 @@ class ISMCTSBot(Bot):
 
     def search(self, view: PlayerView, rng: Random, budget: Budget | None = None
                ) -> SearchResult:
-        """Run the search; the root children's statistics become the move statistics."""
+        """Run the search; the root children's statistics become the move statistics.
+
+        Playouts run on the streams ``stream_key(seed, iteration, move)``
+        (``seed`` is the search's first draw from ``rng``), in the compiled
+        kernel when it is used (see :func:`~matador.players.pimc.kernel_enabled`):
+        with a paired root the leaves of one world's descents, which lie in
+        different subtrees, go to it as one batch. Both paths give identical
+        statistics for an iteration budget.
+        """
         sampler = sampler_for(view)
         legal = view.legal_move_ids()
         self._solver = EndgameSolver(node_limit=5_000)
+        use_kernel = kernel_enabled(self.kernel)
+        seed = rng.getrandbits(64)
         root = _Node(-1)
         stats = {m: MoveStats(m) for m in legal}
         done = (budget or self.budget or self.default_budget).clock()
@@ -144,6 +179,7 @@ class ISMCTSBot(Bot):
             else:
                 k = i % len(pool)
             world = pool[min(k, len(pool) - 1)]
+            leaves: list[_Leaf] = []
             if self.paired_root:
                 # Every root move in the same world, as PIMC does: the comparison between
                 # moves is paired, and below each move the tree keeps learning.
@@ -153,25 +189,39 @@ class ISMCTSBot(Bot):
                     child = root.children.get(m)
                     if child is None:
                         child = root.children[m] = _Node(view.seat)
-                    stats[m].add(*self._iterate(child, state, rng, view.seat, [root, child]))
+                    path = [root, child]
+                    self._descend(child, state, rng, view.seat, path)
+                    leaves.append(self._leaf(m, state, path, view.seat,
+                                             stream_key(seed, i, m)))
             else:
                 path = [root]
-                sample = self._iterate(root, world.copy(), rng, view.seat, path)
-                if len(path) > 1:  # the descent left the root: credit the move it took
-                    m = next(x for x, c in root.children.items() if c is path[1])
-                    stats[m].add(*sample)
+                state = world.copy()
+                self._descend(root, state, rng, view.seat, path)
+                # When the descent left the root, credit the move it took.
+                m = next((x for x, c in root.children.items() if len(path) > 1
+                          and c is path[1]), -1)
+                leaves.append(self._leaf(m, state, path, view.seat, stream_key(seed, i)))
+            self._roll_out(leaves, view.seat, use_kernel)
+            for leaf in leaves:
+                assert leaf.values is not None
+                for n in leaf.path:
+                    n.visits += 1
+                    if n.player >= 0:
+                        n.value += leaf.values[n.player]
+                if leaf.move >= 0:
+                    stats[leaf.move].add(leaf.values[view.seat], leaf.points)
             i += 1
         result = SearchResult(stats, i)
         result.extra["worlds"] = float(len(pool))
         self.last_search = result
         return result
 
-    def _iterate(self, node: _Node, state: HandState, rng: Random, seat: int,
-                 path: list[_Node]) -> tuple[float, float]:
+    def _descend(self, node: _Node, state: HandState, rng: Random, seat: int,
+                 path: list[_Node]) -> None:
         """One descent from ``node`` (the last of ``path``) in the world ``state``.
 
-        Backs the outcome up ``path`` (which it extends) and returns ``seat``'s
-        win value and points in this world.
+        Moves ``state`` down the tree (growing it by at most one node) and
+        extends ``path``; the caller values the leaf and backs it up.
         """
         while state.outcome is None:
             if self.model_opponents and state.to_move != seat:
@@ -210,20 +260,44 @@ class ISMCTSBot(Bot):
             node = node.children[best_m]
             state.push(best_m)
             path.append(node)
-        values: list[float] | tuple[float, ...] | None = None
+
+    def _leaf(self, move: int, state: HandState, path: list[_Node], seat: int, key: int
+              ) -> _Leaf:
+        """The leaf of a descent, valued at once when the hand is over or solved exactly."""
+        leaf = _Leaf(move, state, path, key)
         if state.outcome is None and tiles_in_play(state) <= ENDGAME_TILES:
             if len(self._solver.memo) > 200_000:
                 self._solver.memo.clear()
             values = self._solver.solve(state)  # exact, as PIMC does (None if too big)
-        if values is None:
-            if state.outcome is None:
-                greedy_rollout(state, rng)
-            values = win_values(state)
-        for n in path:
-            n.visits += 1
-            if n.player >= 0:
-                n.value += values[n.player]
-        return values[seat], points_estimate(state, seat)
+            if values is not None:
+                leaf.values = values
+                leaf.points = points_estimate(state, seat)
+        elif state.outcome is not None:
+            leaf.values = win_values(state)
+            leaf.points = float(state.outcome.points[seat])
+        return leaf
+
+    def _roll_out(self, leaves: list[_Leaf], seat: int, use_kernel: bool) -> None:
+        """Value the leaves still open by a greedy playout on their own stream."""
+        todo = [leaf for leaf in leaves if leaf.values is None]
+        if not todo:
+            return
+        if use_kernel:
+            from matador import fast
+
+            out = fast.play_out([leaf.state for leaf in todo], [leaf.key for leaf in todo],
+                                kernel_policy())
+            n = todo[0].state.players
+            for leaf, w, p in zip(todo, out.winner.tolist(), out.points[:, seat].tolist(),
+                                  strict=True):
+                leaf.values = [1.0 / n] * n if w < 0 else [float(s == w) for s in range(n)]
+                leaf.points = float(p)
+            return
+        for leaf in todo:
+            greedy_rollout(leaf.state, Stream(leaf.key))
+            assert leaf.state.outcome is not None
+            leaf.values = win_values(leaf.state)
+            leaf.points = float(leaf.state.outcome.points[seat])
 
     def _choose(self, view: PlayerView, legal: tuple[int, ...], rng: Random) -> int:
         result = self.search(view, rng)

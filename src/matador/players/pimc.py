@@ -12,18 +12,31 @@ order stays unknown): a ceiling for measurement that only the arena can run.
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from random import Random
 
 from matador.core.sampling import sampler_for
 from matador.core.state import HandState
+from matador.core.streams import Stream, stream_key
 from matador.core.view import PlayerView
 from matador.players.base import Bot, Budget, OracleBot
-from matador.players.rollout import EndgameSolver, greedy_rollout, tiles_in_play, win_values
+from matador.players.rollout import (
+    EndgameSolver,
+    greedy_rollout,
+    kernel_policy,
+    tiles_in_play,
+    win_values,
+)
 
 ENDGAME_TILES = 9
 """Solve a determinized world exactly once at most this many tiles are held or in the boneyard."""
+BATCH_FIRST = 16
+"""Worlds in a time-budgeted search's first kernel batch (later ones follow the rate seen)."""
+BATCH_MAX = 256
+"""Most worlds in one kernel batch."""
 
 
 @dataclass
@@ -73,35 +86,123 @@ class SearchResult:
 
 def evaluate_worlds(make_world: Callable[[Random], HandState], seat: int,
                     legal: tuple[int, ...], rng: Random, budget: Budget,
-                    solver: EndgameSolver | None = None) -> SearchResult:
+                    solver: EndgameSolver | None = None, kernel: bool | None = None
+                    ) -> SearchResult:
     """Value each legal move over determinized worlds until ``budget`` is spent.
 
     ``make_world(rng)`` returns a fresh world at the current position. An
-    iteration is one world, in which every legal move is tried once.
+    iteration is one world, in which every legal move is tried once: solved
+    exactly when few tiles are left, else played out greedily on the stream
+    ``stream_key(seed, world, move)``, ``seed`` being the search's first draw
+    from ``rng``. The rollouts run in the compiled kernel (``matador[fast]``)
+    when ``kernel`` is true, or is ``None`` and the kernel is installed;
+    worlds then go to it in batches. Both paths give identical statistics
+    for an iteration budget.
     """
     stats = {m: MoveStats(m) for m in legal}
-    done = budget.clock()
-    i = 0
     solver = solver or EndgameSolver()
-    while not done(i):
-        world = make_world(rng)
-        exact = tiles_in_play(world) <= ENDGAME_TILES
-        for m in legal:
-            child = world.copy()
-            child.push(m)
-            value = None
-            if exact:
-                if len(solver.memo) > 200_000:
-                    solver.memo.clear()
-                value = solver.solve(child)
-            if value is None:
-                greedy_rollout(child, rng)
-                wins = win_values(child)
-                stats[m].add(wins[seat], _points(child, seat))
-            else:
-                stats[m].add(value[seat], points_estimate(child, seat))
-        i += 1
+    use_kernel = kernel_enabled(kernel)
+    seed = rng.getrandbits(64)
+    plan = _Batches(budget, use_kernel)
+    i = 0
+    while True:
+        size = plan.next_size(i)
+        if not size:
+            break
+        pending: list[tuple[HandState, int, int]] = []  # world, move, world index
+        samples: list[tuple[int, int, float, float]] = []  # world index, move, win, points
+        for b in range(i, i + size):
+            world = make_world(rng)
+            exact = tiles_in_play(world) <= ENDGAME_TILES
+            for m in legal:
+                value = None
+                child = None
+                if exact:
+                    child = world.copy()
+                    child.push(m)
+                    if len(solver.memo) > 200_000:
+                        solver.memo.clear()
+                    value = solver.solve(child)
+                if value is not None:
+                    assert child is not None
+                    samples.append((b, m, value[seat], points_estimate(child, seat)))
+                elif use_kernel:
+                    pending.append((world, m, b))
+                else:
+                    if child is None:
+                        child = world.copy()
+                        child.push(m)
+                    greedy_rollout(child, Stream(stream_key(seed, b, m)))
+                    samples.append((b, m, win_values(child)[seat], _points(child, seat)))
+        if pending:
+            samples.extend(_kernel_rollouts(pending, seat, seed))
+            samples.sort(key=lambda x: x[0])  # world order, as the pure path adds them
+        for _, m, win, points in samples:
+            stats[m].add(win, points)
+        i += size
     return SearchResult(stats, i)
+
+
+def kernel_enabled(kernel: bool | None) -> bool:
+    """Whether a search uses the compiled kernel: ``kernel``, or (``None``) if installed.
+
+    The environment variable ``MATADOR_KERNEL=0`` turns the automatic choice off.
+    """
+    if kernel is not None:
+        return kernel
+    if os.environ.get("MATADOR_KERNEL", "1") == "0":
+        return False
+    from matador import fast
+
+    return fast.available()
+
+
+def _kernel_rollouts(pending: list[tuple[HandState, int, int]], seat: int, seed: int
+                     ) -> list[tuple[int, int, float, float]]:
+    """Greedy playouts of ``world + move`` in the kernel: (world index, move, win, points)."""
+    from matador import fast
+
+    worlds = [w for w, _, _ in pending]
+    keys = fast.stream_keys(seed, [b for _, _, b in pending], [m for _, m, _ in pending])
+    out = fast.play_out(worlds, keys, kernel_policy(), first_moves=[m for _, m, _ in pending])
+    n = worlds[0].players
+    share = 1.0 / n
+    winners = out.winner.tolist()
+    points = out.points[:, seat].tolist()
+    return [(b, m, share if w < 0 else float(w == seat), float(p))
+            for (_, m, b), w, p in zip(pending, winners, points, strict=True)]
+
+
+class _Batches:
+    """How many worlds the next round samples: one at a time in pure Python; in batches
+    for the kernel, never past an iteration limit, sized to a fraction of the time left."""
+
+    def __init__(self, budget: Budget, batched: bool) -> None:
+        self.limit = budget.iterations
+        self.deadline = None if budget.millis is None else \
+            time.perf_counter() + budget.millis / 1000
+        if self.limit is None and self.deadline is None:
+            self.limit = 1
+        self.batched = batched
+        self.start = time.perf_counter()
+
+    def next_size(self, done: int) -> int:
+        left = BATCH_MAX if self.limit is None else self.limit - done
+        if left <= 0:
+            return 0
+        now = time.perf_counter()
+        if self.deadline is not None and done > 0 and now >= self.deadline:
+            return 0
+        if not self.batched:
+            return 1
+        size = min(left, BATCH_MAX)
+        if self.deadline is not None:
+            if done == 0:
+                size = min(size, BATCH_FIRST)
+            else:  # a quarter of the time left at the rate seen so far
+                rate = done / max(now - self.start, 1e-6)
+                size = min(size, max(1, int(rate * (self.deadline - now) / 4)))
+        return size
 
 
 def _points(state: HandState, seat: int) -> float:
@@ -117,7 +218,7 @@ def points_estimate(state: HandState, seat: int) -> float:
     """
     if state.outcome is None:
         state = state.copy()
-        greedy_rollout(state, Random(0), 0.0)
+        greedy_rollout(state, Stream(0), 0.0)
     return _points(state, seat)
 
 
@@ -127,11 +228,17 @@ class PIMCBot(Bot):
     kind = "pimc"
     default_budget = Budget(millis=150)
 
+    def __init__(self, budget: Budget | None = None, kernel: bool | None = None) -> None:
+        super().__init__(budget)
+        self.kernel = kernel
+        """Roll out in the compiled kernel: True, False, or None for "when installed"."""
+
     def search(self, view: PlayerView, rng: Random, budget: Budget | None = None
                ) -> SearchResult:
         """Statistics for every legal move of ``view.seat`` (which must be to move)."""
         result = evaluate_worlds(sampler_for(view).sample, view.seat, view.legal_move_ids(), rng,
-                                 budget or self.budget or self.default_budget)
+                                 budget or self.budget or self.default_budget,
+                                 kernel=self.kernel)
         self.last_search = result
         return result
 

@@ -7,6 +7,7 @@ input. Values are per seat: win = 1, a hand with no winner = 1/N, loss = 0.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
 from matador.core.state import HandState
@@ -42,6 +43,7 @@ def greedy_weights() -> dict[str, float]:
             "DRAW_COST": heuristic.DRAW_COST}
 
 
+@lru_cache(maxsize=16)
 def kernel_policy(epsilon: float = EPSILON) -> Policy:
     """:func:`policy_move` for the compiled kernel (``matador[fast]``): the same moves
     from the same :class:`~matador.core.streams.Stream`."""

@@ -1,0 +1,98 @@
+"""PIMC and ISMCTS find exactly the same statistics with and without the kernel (iteration budgets).
+
+Positions come from greedy games of every preset and player count; a search
+with the kernel batches its rollouts (and, for ISMCTS, one world's leaves), the
+pure-Python search plays them one by one on the same streams.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from matador.core.rules import PRESETS, Rules
+from matador.core.state import HandState
+from matador.core.view import PlayerView
+from matador.players.base import Budget
+from matador.players.ismcts import ISMCTSBot
+from matador.players.pimc import PIMCBot, SearchResult, evaluate_worlds, kernel_enabled
+from matador.players.rollout import policy_move
+
+CONFIGS = [(p, n) for p in PRESETS
+           for n in range(Rules.from_preset(p).players[0], Rules.from_preset(p).players[1] + 1)]
+
+
+def views(preset: str, players: int, seed: int, count: int) -> list[PlayerView]:
+    """Views of the seat to move with a real choice, early, middle and late in greedy games."""
+    rng = random.Random(seed)
+    out: list[PlayerView] = []
+    while len(out) < count:
+        state = HandState.new(Rules.from_preset(preset), players, rng)
+        while not state.is_over and len(out) < count:
+            if len(state.legal_move_ids()) > 1 and rng.random() < 0.3:
+                out.append(state.view(state.to_move))
+            state.push(policy_move(state, rng, 0.1))
+    return out
+
+
+def plain(result: SearchResult) -> dict[int, tuple[int, float, float, tuple[float, ...]]]:
+    return {m: (s.n, s.win, s.points, tuple(s.wins)) for m, s in result.stats.items()}
+
+
+@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+def test_pimc_is_the_same_with_and_without_the_kernel(preset: str, players: int) -> None:
+    for view in views(preset, players, players, 4):
+        a = PIMCBot(Budget(iterations=30), kernel=True).search(view, random.Random(5))
+        b = PIMCBot(Budget(iterations=30), kernel=False).search(view, random.Random(5))
+        assert a.worlds == b.worlds == 30
+        assert plain(a) == plain(b)
+        assert a.best() == b.best()
+
+
+@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+@pytest.mark.parametrize("paired_root", [True, False])
+def test_ismcts_is_the_same_with_and_without_the_kernel(preset: str, players: int,
+                                                        paired_root: bool) -> None:
+    for view in views(preset, players, 10 + players, 3):
+        a = ISMCTSBot(Budget(iterations=25), paired_root=paired_root, kernel=True)
+        b = ISMCTSBot(Budget(iterations=25), paired_root=paired_root, kernel=False)
+        ra, rb = a.search(view, random.Random(2)), b.search(view, random.Random(2))
+        assert plain(ra) == plain(rb)
+        assert ra.extra == rb.extra
+
+
+def test_a_search_leaves_the_callers_generator_in_the_same_state() -> None:
+    """Later moves of a game stay identical: both paths consume the same draws."""
+    view = views("classic", 2, 3, 1)[0]
+    for bot in (PIMCBot, ISMCTSBot):
+        ra, rb = random.Random(9), random.Random(9)
+        bot(Budget(iterations=20), kernel=True).search(view, ra)
+        bot(Budget(iterations=20), kernel=False).search(view, rb)
+        assert ra.random() == rb.random()
+
+
+@pytest.mark.slow
+def test_pimc_is_the_same_over_many_positions() -> None:
+    for preset, players in CONFIGS:
+        for view in views(preset, players, 100 + players, 15):
+            a = evaluate_worlds(view.sampler().sample, view.seat, view.legal_move_ids(),
+                                random.Random(1), Budget(iterations=100), kernel=True)
+            b = evaluate_worlds(view.sampler().sample, view.seat, view.legal_move_ids(),
+                                random.Random(1), Budget(iterations=100), kernel=False)
+            assert plain(a) == plain(b)
+
+
+def test_time_budgets_batch_worlds_and_stop() -> None:
+    view = views("classic", 2, 4, 1)[0]
+    result = PIMCBot(Budget(millis=60), kernel=True).search(view, random.Random(1))
+    assert result.worlds > 0
+    assert sum(s.n for s in result.stats.values()) == result.worlds * len(result.stats)
+
+
+def test_the_automatic_choice_follows_installation_and_environment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert kernel_enabled(True) and not kernel_enabled(False)
+    assert kernel_enabled(None)  # CI installs matador[fast]
+    monkeypatch.setenv("MATADOR_KERNEL", "0")
+    assert not kernel_enabled(None)
