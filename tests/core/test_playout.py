@@ -68,9 +68,9 @@ def test_R12_R14_deal_from_stream_deals_like_deal_random(preset: str) -> None:
 
 
 def test_deal_from_stream_refuses_a_player_count_the_rules_forbid() -> None:
-    from matador.core.errors import RecordError
+    from matador.core.errors import RulesError
 
-    with pytest.raises(RecordError, match="players"):
+    with pytest.raises(RulesError, match="players"):
         deal_from_stream(Rules.from_preset("paluba"), 3, Stream(1))
 
 

@@ -12,6 +12,7 @@ import random
 import pytest
 
 from matador.core.rules import PRESETS, Rules
+from matador.core.sampling import sampler_for
 from matador.core.state import HandState
 from matador.core.view import PlayerView
 from matador.players.base import Budget
@@ -31,7 +32,7 @@ def views(preset: str, players: int, seed: int, count: int) -> list[PlayerView]:
         state = HandState.new(Rules.from_preset(preset), players, rng)
         while not state.is_over and len(out) < count:
             if len(state.legal_move_ids()) > 1 and rng.random() < 0.3:
-                out.append(state.view(state.to_move))
+                out.append(PlayerView.of(state, state.to_move))
             state.push(policy_move(state, rng, 0.1))
     return out
 
@@ -76,9 +77,9 @@ def test_a_search_leaves_the_callers_generator_in_the_same_state() -> None:
 def test_pimc_is_the_same_over_many_positions() -> None:
     for preset, players in CONFIGS:
         for view in views(preset, players, 100 + players, 15):
-            a = evaluate_worlds(view.sampler().sample, view.seat, view.legal_move_ids(),
+            a = evaluate_worlds(sampler_for(view).sample, view.seat, view.legal_move_ids(),
                                 random.Random(1), Budget(iterations=100), kernel=True)
-            b = evaluate_worlds(view.sampler().sample, view.seat, view.legal_move_ids(),
+            b = evaluate_worlds(sampler_for(view).sample, view.seat, view.legal_move_ids(),
                                 random.Random(1), Budget(iterations=100), kernel=False)
             assert plain(a) == plain(b)
 

@@ -29,7 +29,6 @@ True
 
 from __future__ import annotations
 
-from matador.core.errors import RecordError
 from matador.core.rules import FirstLeader, Rules
 from matador.core.state import Deal, HandState, Seat, move_ids
 from matador.core.streams import Stream
@@ -62,10 +61,7 @@ def deal_from_stream(rules: Rules, players: int, stream: Stream,
     ``hand_size`` tiles, the rest is the boneyard. Under ``first_leader = lot``
     one more draw picks the leader (unless ``leader`` is given).
     """
-    if isinstance(players, bool) or not isinstance(players, int) or not rules.allows_players(
-            players):
-        lo, hi = rules.players
-        raise RecordError("players", f"{players!r} players, but the rules allow {lo}..{hi}")
+    rules.check_players(players)
     tiles = shuffled_tiles(stream)
     k = rules.set_aside
     size = rules.hand_size_for(players)

@@ -63,13 +63,8 @@ def rules_row(rules: Rules, players: int) -> np.ndarray:
 
 
 def _hand_size(rules: Rules, players: int) -> int:
-    if not rules.allows_players(players):
-        return 0
-    try:
-        size = rules.hand_size_for(players)
-    except ValueError:
-        return 0
-    return size if players * size + rules.set_aside <= NUM_TILES else 0
+    """The hand size for ``players``, 0 when the rules cannot deal that many (R12)."""
+    return rules.hand_size_for(players) if rules.allows_players(players) else 0
 
 
 def state_rows(states: Sequence[HandState]) -> np.ndarray:
