@@ -53,6 +53,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+from matador.arena.backend import Backend
 from matador.arena.game import (
     MAX_MATCH_HANDS,
     ArenaError,
@@ -222,7 +223,8 @@ def run_arena(bots: Sequence[str], *, preset: str | Rules = "classic",
               seed: int | None = None, jobs: int = 1, match: bool = False,
               factory: PlayerFactory = make_player, move_timeout: float | None = None,
               bootstrap: int = 200, max_hands: int = MAX_MATCH_HANDS,
-              progress: Callable[[int, int], None] | None = None) -> ArenaResult:
+              progress: Callable[[int, int], None] | None = None,
+              backend: Backend | None = None) -> ArenaResult:
     """Play ``deals`` duplicate deals between ``bots`` and score them (see the module doc).
 
     ``seed`` makes the run reproducible (default: a fresh secret seed, reported
@@ -232,7 +234,9 @@ def run_arena(bots: Sequence[str], *, preset: str | Rules = "classic",
     processes. ``move_timeout`` (seconds) forfeits a slower move. ``bootstrap``
     is the number of bootstrap replicates behind the Elo intervals (0: none).
     With ``match``, a match still undecided after ``max_hands`` hands ends
-    without a winner. ``progress(done, total)`` is called as games finish.
+    without a winner. ``progress(done, total)`` is called as games finish. ``backend``
+    (:mod:`matador.arena.backend`, e.g. Ray) runs the chunks of deals instead of
+    ``jobs``; the results are the same.
 
     Raises :class:`ArenaError` for a bad setup and the factory's
     :class:`MatadorError` (a :class:`~matador.players.base.BotError` for an
@@ -263,10 +267,10 @@ def run_arena(bots: Sequence[str], *, preset: str | Rules = "classic",
         Task(rules, players, t, seats, names, tuple(entries[i].spec for i in seats), chunk,
              seed, match, move_timeout, factory, max_hands)
         for t, seats in enumerate(tables)
-        for chunk in chunks(deals, jobs)
+        for chunk in chunks(deals, jobs if backend is None else max(jobs, backend.workers))
     ]
     total = len(tables) * deals * players
-    games = sorted(run_tasks(tasks, jobs, total, progress),
+    games = sorted(run_tasks(tasks, jobs, total, progress, backend),
                    key=lambda g: (g.table, g.deal, g.rotation))
     return _summarize(rules, players, deals, seed, match, entries, tables, games, bootstrap,
                       time.perf_counter() - start)

@@ -1,4 +1,4 @@
-"""Where arena games are played: in this process, or in worker processes.
+"""Where arena games are played: in this process, in worker processes, or on a Ray cluster.
 
 Results do not depend on where: each task is a function of the experiment's
 seed, and results are sorted by table, deal and rotation afterwards.
@@ -7,10 +7,9 @@ seed, and results are sorted by table, deal and rotation afterwards.
 from __future__ import annotations
 
 import math
-import multiprocessing
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
+from matador.arena.backend import Backend, Local
 from matador.arena.game import GameResult, Task, play_task
 
 
@@ -24,13 +23,16 @@ def chunks(deals: int, jobs: int) -> list[tuple[int, ...]]:
 
 
 def run_tasks(tasks: list[Task], jobs: int, total: int,
-              progress: Callable[[int, int], None] | None) -> Iterator[GameResult]:
-    """Play ``tasks`` here (``jobs == 1``) or in ``jobs`` worker processes, yielding games as
-    they finish; ``progress(done, total)`` counts them."""
+              progress: Callable[[int, int], None] | None,
+              backend: Backend | None = None) -> Iterator[GameResult]:
+    """Play ``tasks`` here (``jobs == 1``), in ``jobs`` worker processes, or on ``backend``
+    (e.g. :class:`~matador.arena.backend.RayBackend`), yielding games as they finish;
+    ``progress(done, total)`` counts them."""
     done = 0
     if progress is not None:
         progress(0, total)
-    if jobs == 1:
+    backend = backend or Local(jobs)
+    if isinstance(backend, Local) and backend.jobs == 1:
         def tick() -> None:
             nonlocal done
             done += 1
@@ -40,22 +42,11 @@ def run_tasks(tasks: list[Task], jobs: int, total: int,
         for task in tasks:
             yield from play_task(task, tick)
         return
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        pending: set[Future[list[GameResult]]] = {pool.submit(play_task, t) for t in tasks}
-        try:
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in finished:
-                    results = f.result()
-                    done += len(results)
-                    if progress is not None:
-                        progress(done, total)
-                    yield from results
-        except BaseException:
-            for f in pending:
-                f.cancel()
-            raise
+    for _, results in backend.map(play_task, tasks):
+        done += len(results)
+        if progress is not None:
+            progress(done, total)
+        yield from results
 
 
 __all__ = ["chunks", "run_tasks"]

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from matador.arena import ArenaResult, plot_ladder, run_arena
+from matador.cli.backends import add_backend_options, backend_of
 from matador.cli.common import (
     EXIT_OK,
     STDIO,
@@ -33,6 +34,7 @@ examples:
       --seed 1 --jobs 2 --plot ladder.png
   matador arena greedy random --preset classic --players 2 --deals 50 --match
   matador arena pimc "engine:python3 examples/random_engine.py" --players 2 --deals 100
+  matador arena pimc:200it heuristic --deals 5000 --seed 1 --backend ray --address auto
 
 The bots fill the seats in order, the last one repeated (pimc greedy with
 --players 4 is pimc against three greedy bots); with more bots than seats
@@ -44,7 +46,8 @@ each without a winner; a contestant that fails (illegal move, error) scores
 the mean score as a proportion (approximate: the games of a deal are
 correlated); Elo ratings come from a Bradley-Terry fit of the pairwise
 results (the first bot at 1000) with an interval from a bootstrap over deals.
-The same arguments give the same results whatever --jobs (timings aside).
+The same arguments give the same results whatever --jobs or --backend
+(timings aside; with iteration budgets such as pimc:200it).
 """
 
 
@@ -70,6 +73,7 @@ def add_parser(commands: Any) -> None:
                              "(default: a fresh random seed, shown in the summary)")
     parser.add_argument("--jobs", type=_positive, default=1, metavar="J",
                         help="worker processes (default 1: play in this process)")
+    add_backend_options(parser, jobs=False)
     parser.add_argument("--match", action="store_true",
                         help="play whole matches (R23) instead of single hands")
     parser.add_argument("--timeout", type=float, metavar="SECONDS",
@@ -112,12 +116,14 @@ def run(args: argparse.Namespace) -> int:
                     os.path.exists(path) and not os.access(path, os.W_OK)):
                 raise CliError(path, f"cannot write the {flag} output here")
     seed = seed_of(args.seed)
+    backend = backend_of(args)
     try:
         with progress_bar("arena") as progress:
             result = run_arena(args.bots, preset=rules, players=args.players,
                                deals=args.deals, seed=seed, jobs=args.jobs, match=args.match,
                                move_timeout=args.timeout, bootstrap=args.bootstrap,
-                               progress=progress)
+                               progress=progress,
+                               backend=backend if args.backend == "ray" else None)
     except MatadorError as e:
         raise CliError("bots", str(e)) from None
     to_stdout = args.json == STDIO

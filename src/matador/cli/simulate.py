@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
-from collections.abc import Iterator
-from typing import Any, TextIO
+from typing import Any
 
+from matador.arena.simulate import simulate
+from matador.cli.backends import add_backend_options, backend_of
 from matador.cli.common import (
     EXIT_OK,
+    CliError,
     add_rule_options,
     count,
     open_output,
@@ -18,20 +19,21 @@ from matador.cli.common import (
     rules_of,
     seed_of,
 )
-from matador.core.record import Record
-from matador.core.rules import Rules
-from matador.core.state import Deal, HandState
+from matador.core.errors import MatadorError
 
 EXAMPLES = """\
 examples:
   matador simulate --preset classic --players 2 --hands 1000 --seed 1 --out hands.jsonl
   matador simulate --preset six --players 4 --hands 10 --seed 2 | matador replay --jsonl -
   matador simulate --preset russian --players 3 --hands 100 --set per_join=0
+  matador simulate --preset classic --players 4 --hands 100000 --seed 3 --jobs 2 --out big.jsonl
+  matador simulate --hands 1000000 --seed 4 --backend ray --address auto --out huge.jsonl
 
-One random.Random(seed) shuffles every deal and picks every move, so the same
-arguments write the same bytes. Each line is a complete record with its
-"result". A summary (hands, moves, seconds) goes to standard error, and a
-progress bar too when standard error is a terminal.
+Hand i is dealt and played from its own counter-based random stream (the seed
+and i), so the same arguments write the same bytes whatever --jobs or
+--backend. Each line is a complete record with its "result". A summary
+(hands, moves, seconds) goes to standard error, and a progress bar too when
+standard error is a terminal.
 """
 
 
@@ -47,45 +49,33 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--hands", required=True, type=count, metavar="K",
                         help="number of hands to play")
     parser.add_argument("--seed", type=int, metavar="S",
-                        help="seed of the one random generator behind every deal and move "
-                             "(default: a fresh random seed, shown in the summary)")
+                        help="seed of every deal and move (hand i uses the stream of the seed "
+                             "and i; default: a fresh random seed, shown in the summary)")
     parser.add_argument("--out", metavar="FILE",
                         help="write the records to FILE (default, or -: standard output)")
+    add_backend_options(parser)
     parser.set_defaults(run=run, parser=parser)
-
-
-def play_hands(rules: Rules, players: int, hands: int, rng: random.Random) -> Iterator[HandState]:
-    """Deal and play ``hands`` hands, every move chosen uniformly among the legal ones."""
-    for _ in range(hands):
-        state = HandState(rules, Deal.random(rules, players, rng))
-        while state.outcome is None:
-            state.push(rng.choice(state.legal_move_ids()))
-        yield state
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``simulate`` with parsed arguments; return the exit status."""
     rules = rules_of(args.preset, args.overrides, args.players)
+    backend = backend_of(args)
     seed = seed_of(args.seed)
     start = time.perf_counter()
-    with open_output(args.out) as out:
-        moves = _write(out, play_hands(rules, args.players, args.hands, random.Random(seed)),
-                       args.hands)
+    moves = 0
+    with open_output(args.out) as out, progress_bar("simulating") as progress:
+        done = 0
+        try:
+            for lines, shard_moves in simulate(rules, args.players, args.hands, seed, backend):
+                out.write("".join(line + "\n" for line in lines))
+                moves += shard_moves
+                done += len(lines)
+                if progress is not None:
+                    progress(done, args.hands)
+        except MatadorError as e:
+            raise CliError("--backend", str(e)) from None
     seconds = time.perf_counter() - start
     sys.stderr.write(f"simulated {args.hands} hands, {moves} moves in {seconds:.2f} s "
                      f"({rules.preset}, {args.players} players, seed {seed})\n")
     return EXIT_OK
-
-
-def _write(out: TextIO, states: Iterator[HandState], total: int) -> int:
-    """Write each hand's record as one line; return the number of moves."""
-    moves = 0
-    with progress_bar("simulating") as progress:
-        for done, state in enumerate(states, 1):
-            out.write(Record.of(state).dumps() + "\n")
-            moves += state.ply
-            if progress is not None:
-                progress(done, total)
-    return moves
-
-
