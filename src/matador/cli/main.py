@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from matador import __version__
-from matador.cli import analyse, arena, deal, engine, play, replay, show, simulate
+from matador.cli import analyse, arena, deal, engine, play, replay, show, simulate, study
 from matador.cli.common import EXIT_ERROR, CliError, print_error
 
 EXAMPLES = """\
@@ -25,6 +25,7 @@ examples:
   matador simulate --preset six --players 4 --hands 1000 --seed 1 --out hands.jsonl
   matador analyse hand.json --ply 3              every legal move's win chance
   matador arena pimc greedy --preset classic --players 2 --deals 500 --jobs 2
+  matador study --seed 1 --out study/            presets and house rules measured
   matador engine pimc:500ms                      serve a bot over MEP on stdin/stdout
 
 Run "matador COMMAND --help" for the options of a command. The rules, records
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_parser(commands)
     simulate.add_parser(commands)
     arena.add_parser(commands)
+    study.add_parser(commands)
     analyse.add_parser(commands)
     play.add_parser(commands)
     show.add_parser(commands)
