@@ -15,7 +15,7 @@ backend; only timings differ.
   Ray instance started in this process and shut down when the run ends.
   Every node needs ``matador`` installed (see ``docs/scale.md``).
 
->>> list(sorted(Local(1).map(abs, [-2, 1, -3])))
+>>> sorted(result for _, result in Local(1).map(abs, [-2, 1, -3]))
 [1, 2, 3]
 """
 

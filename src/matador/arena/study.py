@@ -291,8 +291,10 @@ def skill_index(score: float, players: int) -> float:
 def play_skill(variant: Variant, players: int, strong: str, weak: str, deals: int, seed: int,
                backend: Backend | None = None) -> Skill:
     """``strong`` at one seat against ``weak`` at the others, on duplicate deals."""
+    jobs = backend.jobs if isinstance(backend, Local) else 1
     result = run_arena([strong, weak], preset=variant.rules, players=players, deals=deals,
-                       seed=seed, bootstrap=0, backend=backend)
+                       seed=seed, bootstrap=0, jobs=jobs,
+                       backend=None if isinstance(backend, Local) else backend)
     name = result.names[0]
     games = [g for g in result.games]
     total = 0.0
@@ -413,7 +415,7 @@ def run_study(spec: StudySpec, backend: Backend | None = None,
     for variant, n, weak in skill_jobs:
         seed = derive_seed(spec.seed, "skill", variant.label, n, weak) % (1 << 63)
         result.skills.append(play_skill(variant, n, spec.strong, weak, spec.deals, seed,
-                                        None if isinstance(backend, Local) else backend))
+                                        backend))
         done += 1
         if progress is not None:
             progress(done, total)
