@@ -29,6 +29,8 @@ True
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from matador.core.rules import FirstLeader, Rules
 from matador.core.state import Deal, HandState, Seat, move_ids
 from matador.core.streams import Stream
@@ -77,12 +79,20 @@ def deal_from_stream(rules: Rules, players: int, stream: Stream,
                 tuple(TILES[t] for t in tiles[:k]), leader)
 
 
-def random_playout(state: HandState, stream: Stream) -> int:
+class RandomIndex(Protocol):
+    """What :func:`random_playout` draws from: a :class:`Stream` or a :class:`random.Random`."""
+
+    def randrange(self, n: int, /) -> int:
+        """An integer in ``0..n-1``."""
+
+
+def random_playout(state: HandState, stream: RandomIndex) -> int:
     """Play ``state`` to the end with uniformly random legal moves; return the decisions made.
 
     A decision is any move: plays, draws and passes. A choice among ``n > 1``
-    legal moves (in id order) takes ``stream.below(n)``; a forced move takes
-    no draw. ``state`` is modified.
+    legal moves (in id order) takes ``stream.randrange(n)`` (for a
+    :class:`Stream`, ``below(n)``: what the kernel reproduces); a forced move
+    takes no draw. ``state`` is modified.
     """
     tb = state._tb
     join = tb.join
@@ -97,7 +107,7 @@ def random_playout(state: HandState, stream: Stream) -> int:
     hands = state.hands
     bone_len = len(state._bone)
     push = state.push
-    below = stream.below
+    below = stream.randrange
     decisions = 0
     while state.outcome is None:
         hand = hands[state.to_move]
