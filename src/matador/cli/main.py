@@ -13,7 +13,19 @@ import sys
 from collections.abc import Sequence
 
 from matador import __version__
-from matador.cli import analyse, arena, deal, engine, play, replay, show, simulate, study
+from matador.cli import (
+    analyse,
+    arena,
+    deal,
+    engine,
+    play,
+    replay,
+    serve,
+    show,
+    simulate,
+    study,
+    verify,
+)
 from matador.cli.common import EXIT_ERROR, CliError, print_error
 
 EXAMPLES = """\
@@ -27,6 +39,8 @@ examples:
   matador arena pimc greedy --preset classic --players 2 --deals 500 --jobs 2
   matador study --seed 1 --out study/            presets and house rules measured
   matador engine pimc:500ms                      serve a bot over MEP on stdin/stdout
+  matador serve                                  play online: tables, invite links, bots
+  matador verify records.jsonl                   check the fair-deal proofs of a match
 
 Run "matador COMMAND --help" for the options of a command. The rules, records
 and the replay contract are described in RULES.md (docs/contract/).
@@ -52,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_parser(commands)
     show.add_parser(commands)
     engine.add_parser(commands)
+    serve.add_parser(commands)
+    verify.add_parser(commands)
     return parser
 
 

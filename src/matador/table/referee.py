@@ -182,6 +182,16 @@ class Table:
         return self._context[1]
 
     @property
+    def next_leader(self) -> Seat | None:
+        """The leader the rules give the next hand (R23), or ``None`` when R14's
+        ``first_leader`` chooses it from the deal (before the first hand).
+
+        A host that deals itself (a provably fair shuffle) builds its
+        :class:`~matador.core.state.Deal` with this leader.
+        """
+        return self._match.next_leader
+
+    @property
     def leader_by_rule(self) -> bool:
         """Whether R14's ``first_leader`` chose the current (or last) hand's leader."""
         return self._context[0]
