@@ -85,11 +85,11 @@ class Conn:
             await asyncio.sleep(0.005)
 
     async def finish(self, timeout: float = 2.0) -> None:
-        """Wait (a little) for the queued messages and the close to be written."""
-        try:
-            await asyncio.wait_for(asyncio.shield(self._task), timeout)
-        except (TimeoutError, asyncio.CancelledError, Exception):
-            self.stop()
+        """The connection is over: write a pending close (a little while at most), then stop."""
+        if self.closed and not self._task.done():
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(self._task), timeout)
+        self.stop()
 
     def stop(self) -> None:
         """Stop the writing task (the connection is over)."""

@@ -23,6 +23,7 @@ from random import Random
 from typing import Any
 
 from matador.core.view import PlayerView
+from matador.players import LEVELS
 from matador.server.config import Settings, TableConfig
 from matador.server.db import (
     Store,
@@ -37,6 +38,9 @@ from matador.server.room import Room, token_hash
 from matador.table.players import BotPlayer, EnginePlayer, PlayerError
 
 log = logging.getLogger("matador.server")
+
+ONE_PLY = frozenset({"random", "greedy", "heuristic"})
+"""Bots that do not search: they answer at once, so they move on the event loop."""
 
 
 def think(spec: str, view: PlayerView, seed: int) -> int:
@@ -148,7 +152,7 @@ class Hub:
         is drawn for each human seat and for spectators and returned (the
         database keeps only their SHA-256).
         """
-        table_id = secrets.token_urlsafe(9)
+        table_id = secrets.token_hex(6)
         tokens: dict[str, Any] = {"seats": {}, "spectator": None}
         seat_rows = []
         for i, seat in enumerate(config.seats):
@@ -188,7 +192,10 @@ class Hub:
     # -- players ---------------------------------------------------------------------------
 
     async def think(self, spec: str, view: PlayerView, seed: int) -> int:
-        """A bot's move, searched in the process pool (the event loop stays free)."""
+        """A bot's move: a search in the process pool (the event loop stays free); a
+        one-ply bot (no search, microseconds) on the loop itself."""
+        if LEVELS.get(spec, spec).partition(":")[0] in ONE_PLY:
+            return think(spec, view, seed)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, think, spec, view, seed)
 

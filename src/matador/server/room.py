@@ -55,7 +55,7 @@ from matador.server.protocol import (
 from matador.table.events import SPECTATOR, Event
 from matador.table.players import PlayerError
 from matador.table.referee import Phase, Table, TableError
-from matador.table.snapshot import snapshot
+from matador.table.snapshot import brief_json, snapshot
 
 if TYPE_CHECKING:
     from matador.server.hub import Hub
@@ -343,12 +343,6 @@ class Room:
             info["muted"] = sorted(self.mutes.get(recipient, ()))
         return info
 
-    def view(self, recipient: int) -> dict[str, Any]:
-        """The recipient's snapshot of the game, without the rules (sent in ``welcome``)."""
-        out = snapshot(self.table, recipient)
-        del out["rules"]
-        return out
-
     def _flush(self) -> None:
         """Send every client the events it has not had, with its view and the room."""
         cache: dict[tuple[int, int], str] = {}
@@ -368,7 +362,7 @@ class Room:
     def _events_message(self, recipient: int, since: int) -> dict[str, Any]:
         return {"type": "events", "version": self.table.version,
                 "events": self.table.events_since(since, recipient),
-                "view": self.view(recipient), "room": self.room_info(recipient)}
+                "view": brief_json(self.table, recipient), "room": self.room_info(recipient)}
 
     def _snapshot_message(self, recipient: int) -> dict[str, Any]:
         return {"type": "snapshot", "version": self.table.version,

@@ -21,9 +21,9 @@ from matador.table.players import (
     make_player,
 )
 from matador.table.referee import Forfeit, Phase, Table, TableError
-from matador.table.snapshot import legal_json, move_json, snapshot
+from matador.table.snapshot import brief_json, legal_json, move_json, snapshot
 
 __all__ = ["ENGINE_PREFIX", "SPECTATOR", "BotPlayer", "EnginePlayer", "Event", "EventKind",
            "Forfeit", "GameReport", "Phase", "Player", "PlayerError", "Table",
-           "TableError", "aplay_game", "legal_json", "make_player", "move_json", "play_game",
-           "snapshot"]
+           "TableError", "aplay_game", "brief_json", "legal_json", "make_player", "move_json",
+           "play_game", "snapshot"]

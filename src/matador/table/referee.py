@@ -219,6 +219,46 @@ class Table:
         return PlayerView.of(state, seat, leader_by_rule=by_rule,
                              scores=None if self.single_hand else scores)
 
+    def brief(self, recipient: Recipient) -> dict[str, Any]:
+        """The current (or last) hand at a glance for ``recipient``, cheaply (no replay):
+        ``hand``, ``to_move``, ``ply``, ``ends`` (``None`` before the opening),
+        ``hand_sizes``, ``boneyard``, ``points``; for a seat also its ``tiles`` and
+        ``legal`` move ids (empty unless it is to move). Empty before the first deal.
+
+        A host that sends a view with every event uses this, and the full
+        :func:`~matador.table.snapshot.snapshot` when a client (re)connects.
+
+        >>> import random
+        >>> from matador.core.rules import Rules
+        >>> t = Table(Rules.from_preset("classic"), 2, single_hand=True)
+        >>> _ = t.deal(random.Random(7))
+        >>> b = t.brief(1)
+        >>> b["to_move"], len(b["tiles"]), b["legal"] == list(t.view(1).legal_move_ids())
+        (1, 5, True)
+        >>> "tiles" in t.brief(SPECTATOR), t.brief(0)["legal"]
+        (False, [])
+        """
+        if recipient != SPECTATOR:
+            self._check_seat(recipient)
+        state = self._state or self._last
+        if state is None:
+            return {}
+        playing = state is self._state
+        out: dict[str, Any] = {
+            "hand": self.hand_number,
+            "to_move": state.to_move if playing else None,
+            "ply": state.ply,
+            "ends": None if state.left < 0 else [state.left, state.right],
+            "hand_sizes": list(state.hand_sizes()),
+            "boneyard": state.boneyard_size,
+            "points": list(state.points),
+        }
+        if recipient != SPECTATOR:
+            out["tiles"] = [NAMES[t] for t in state.hand(recipient)]
+            out["legal"] = (list(state.legal_move_ids())
+                            if playing and state.to_move == recipient else [])
+        return out
+
     @property
     def ply(self) -> int:
         """Moves played in the current hand (0 between hands)."""

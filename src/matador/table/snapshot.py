@@ -117,8 +117,10 @@ def snapshot(table: Table, recipient: Recipient) -> dict[str, Any]:
     :data:`SPECTATOR`. A finished last hand adds its ``hand_end`` event (the
     reveal, which everyone may see).
     """
-    if recipient != SPECTATOR:
-        table.view(recipient)  # checks the seat (raises TableError for a bad one)
+    if recipient != SPECTATOR and (isinstance(recipient, bool) or not isinstance(recipient, int)
+                                   or not 0 <= recipient < table.players):
+        raise TableError("not_a_seat", f"{recipient!r:.20} is not a seat "
+                                       f"(0..{table.players - 1}) nor SPECTATOR")
     out: dict[str, Any] = {
         "version": table.version, "players": table.players, "rules": table.rules.to_json(),
         "phase": table.phase.value, "hand": table.hand_number, "scores": list(table.scores),
@@ -145,4 +147,34 @@ def snapshot(table: Table, recipient: Recipient) -> dict[str, Any]:
     return out
 
 
-__all__ = ["end_takes", "legal_json", "move_json", "public_json", "seat_json", "snapshot"]
+def brief_json(table: Table, recipient: Recipient) -> dict[str, Any]:
+    """:meth:`Table.brief` as a rule-free client needs it: the phase, the scores, what
+    each end takes, and the legal moves as :func:`move_json` objects.
+
+    >>> import random
+    >>> from matador.core.rules import Rules
+    >>> t = Table(Rules.from_preset("classic"), 2, single_hand=True)
+    >>> _ = t.deal(random.Random(7))
+    >>> b = brief_json(t, 1)
+    >>> b["phase"], b["legal"][0]["type"], b["ends"]
+    ('playing', 'play', None)
+    """
+    out = table.brief(recipient)
+    rules = table.rules
+    ends = out.get("ends")
+    if ends is not None:
+        left, right = ends
+        out["ends"] = {"left": left, "right": right, "left_takes": end_takes(rules, left),
+                       "right_takes": end_takes(rules, right)}
+    if "legal" in out:
+        out["legal"] = [move_json(rules, m) for m in out["legal"]]
+    out.update({"version": table.version, "phase": table.phase.value,
+                "scores": list(table.scores), "you": None if recipient == SPECTATOR
+                else recipient})
+    if table.is_over:
+        out["winner"] = table.winner
+        out["end_reason"] = table.end_reason
+    return out
+
+
+__all__ = ["brief_json", "end_takes", "legal_json", "move_json", "public_json", "seat_json", "snapshot"]
