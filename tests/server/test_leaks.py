@@ -55,7 +55,7 @@ async def one_game(app: Any, http: httpx.AsyncClient, rng: random.Random) -> tup
         c.frames, c.messages = [], []
 
     clients = []
-    for s, token in made["tokens"]["seats"].items():
+    for token in made["tokens"]["seats"].values():
         c = TableClient(await AsgiTransport.connect(app, made["id"]), token,
                         rng=random.Random(rng.random()), choose=mischief)
         await c.hello()

@@ -177,4 +177,5 @@ def brief_json(table: Table, recipient: Recipient) -> dict[str, Any]:
     return out
 
 
-__all__ = ["brief_json", "end_takes", "legal_json", "move_json", "public_json", "seat_json", "snapshot"]
+__all__ = ["brief_json", "end_takes", "legal_json", "move_json", "public_json", "seat_json",
+           "snapshot"]
