@@ -149,6 +149,10 @@ class TableClient:
         self._sent: deque[float] = deque()
 
     async def hello(self, version: int | None = None) -> dict[str, Any]:
+        """Join (again): what was sent and not acknowledged is forgotten, to be sent again."""
+        self._sent_move_at = -1
+        self._pending.clear()
+        self._contributed.clear()
         msg: dict[str, Any] = {"type": "hello", "token": self.token}
         if self.name:
             msg["name"] = self.name
