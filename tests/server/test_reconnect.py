@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import WebSocketException
 
 from matador.core.record import parse_record
 
@@ -92,7 +93,7 @@ async def resilient(address: Any, table_id: str, token: str, rng: random.Random,
             await c.play_until(timeout=deadline - time.monotonic())
             await c.t.close()
             return c
-        except (Closed, OSError, TimeoutError, ConnectionError) as e:
+        except (Closed, OSError, TimeoutError, ConnectionError, WebSocketException) as e:
             if isinstance(e, TimeoutError) and time.monotonic() >= deadline:
                 raise
             await asyncio.sleep(0.05)

@@ -35,7 +35,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -382,6 +382,11 @@ class Room:
 
     async def join(self, conn: Conn, recipient: int, version: int | None) -> None:
         """Welcome a client: replay what it missed or send a snapshot; mark the seat online."""
+        await self._welcome(conn, recipient, version)
+        if conn.seat is not None:
+            await retrying(lambda: self._arrive(conn))
+
+    async def _welcome(self, conn: Conn, recipient: int, version: int | None) -> None:
         async with self.lock:
             if self.hub.multi:
                 await self.catch_up()
@@ -397,8 +402,13 @@ class Room:
                        "version": self.table.version})
             self._resync(conn, version)
             self.conns.add(conn)
-            if conn.seat is None:
-                return
+
+    async def _arrive(self, conn: Conn) -> None:
+        """The seat's person is here: claimed, named, online, back from a bot's stand-in."""
+        async with self.lock:
+            if self.hub.multi:
+                await self.catch_up()
+            assert conn.seat is not None
             seat = self.seats[conn.seat]
             name = conn.name or seat.name or f"Player {conn.seat + 1}"
             if not seat.claimed or (conn.name and conn.name != seat.name):
@@ -438,15 +448,17 @@ class Room:
         """Act on a joined client's message; an error goes back to that client only."""
         try:
             if msg.type == "move":
-                await self._move(conn, msg)
+                await retrying(lambda: self._move(conn, msg))
             elif msg.type == "contribute":
-                await self._contribute(conn, msg)
+                await retrying(lambda: self._contribute(conn, msg))
             elif msg.type == "chat":
-                await self._chat(conn, msg)
+                if not conn.chat.take():
+                    raise ProtocolError("chat_flood", "too many chat lines; wait a few seconds")
+                await retrying(lambda: self._chat(conn, msg))
             elif msg.type == "mute":
-                await self._mute(conn, msg)
+                await retrying(lambda: self._mute(conn, msg))
             elif msg.type == "rematch":
-                await self._rematch(conn, msg)
+                await retrying(lambda: self._rematch(conn, msg))
             elif msg.type == "sync":
                 await self.sync(conn, msg.fields["version"])
             elif msg.type == "ping":
@@ -514,8 +526,6 @@ class Room:
             text = phrase_text(phrase, conn.lang) if phrase else clean_text(msg.fields["text"])
         except ChatError as e:
             raise ProtocolError(e.code, str(e)) from None
-        if not conn.chat.take():
-            raise ProtocolError("chat_flood", "too many chat lines; wait a few seconds")
         async with self.lock:
             if conn.seat is None:
                 name = conn.name or "spectator"
@@ -751,6 +761,19 @@ class Room:
     def records_jsonl(self) -> str:
         """Every finished hand's record, one JSON line each (``matador replay --jsonl``)."""
         return "".join(r.dumps() + "\n" for r in self.table.records)
+
+
+async def retrying(action: Callable[[], Awaitable[None]], attempts: int = 3) -> None:
+    """Run ``action``, again when another process stored a step first (``conflict``): the
+    room has been reloaded, and the action checks everything again (a move chosen before
+    the other process's move is then ``stale``)."""
+    for attempt in range(attempts):
+        try:
+            await action()
+            return
+        except ProtocolError as e:
+            if e.code != "conflict" or attempt == attempts - 1:
+                raise
 
 
 def _seat_label(seat: Any) -> str:

@@ -1,0 +1,139 @@
+"""PostgreSQL: the migrations, a game, and two ``matador serve`` processes on one database,
+a move through one reaching clients of the other (LISTEN/NOTIFY), and two processes racing
+the same move: exactly one is accepted.
+
+These need ``MATADOR_TEST_PG`` (see conftest.py); CI sets it and never skips them."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+
+from .client import TableClient, WsTransport, create_table
+from .conftest import fast_settings, live_server, run
+from .leaks import check_room
+
+
+def test_a_game_on_postgres(tmp_path: Path, pg_url: str) -> None:
+    async def go() -> None:
+        async with live_server(fast_settings(tmp_path, db_url=pg_url)) as live:
+            assert live.hub.url.get_backend_name() == "postgresql"
+            made = await create_table(live.http, preset="russian",
+                                      seats=["human", "bot:easy", "human"], single_hand=True)
+            clients = []
+            for token in made["tokens"]["seats"].values():
+                c = TableClient(await WsTransport.connect(live.address, made["id"]), token,
+                                rng=random.Random(len(clients)))
+                await c.hello()
+                clients.append(c)
+            await asyncio.gather(*(c.play_until() for c in clients))
+            room = live.hub.rooms[made["id"]]
+            check_room(room.table, {c.you: c.frames for c in clients if c.you is not None})
+            stored = await asyncio.to_thread(live.hub.store.count_moves, made["id"])
+            assert stored == len(room.table.records[0].moves)
+    run(go())
+    with psycopg.connect(pg_url) as conn:  # the schema came from the Alembic migration
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("0001",)
+
+
+async def two_processes(server_process: Any, pg_url: str) -> tuple[Any, Any]:
+    a = server_process("--db", pg_url)
+    b = server_process("--db", pg_url)
+    a.start()
+    b.start()
+    return a, b
+
+
+def test_two_processes_serve_one_table(tmp_path: Path, server_process: Any,
+                                       pg_url: str) -> None:
+    async def go() -> None:
+        a, b = await two_processes(server_process, pg_url)
+        async with httpx.AsyncClient(base_url=f"http://{a.address}", timeout=30) as http:
+            made = await create_table(http, preset="classic", seats=["human", "human"],
+                                      single_hand=True)
+        tokens = list(made["tokens"]["seats"].values())
+        # seat 0 plays through process A, seat 1 through process B
+        c0 = TableClient(await WsTransport.connect(a.address, made["id"]), tokens[0],
+                         rng=random.Random(1))
+        c1 = TableClient(await WsTransport.connect(b.address, made["id"]), tokens[1],
+                         rng=random.Random(2))
+        await c0.hello()
+        await c1.hello()
+        began = time.monotonic()
+        await asyncio.wait_for(asyncio.gather(c0.play_until(), c1.play_until()), 60)
+        assert c0.acked and c1.acked
+        assert c0.state is not None and c1.state is not None
+        assert c0.state["scores"] == c1.state["scores"]
+        assert c0.version == c1.version
+        # both processes stored one sequence: each client saw every version in order
+        for c in (c0, c1):
+            seen = [e["version"] for m in c.messages if m["type"] == "events"
+                    for e in m["events"]]
+            assert seen == sorted(set(seen)), "a version came twice or out of order"
+        print(f"two processes: a hand in {time.monotonic() - began:.1f} s")
+
+    run(go())
+
+
+def test_two_processes_racing_the_same_move(tmp_path: Path, server_process: Any,
+                                            pg_url: str) -> None:
+    async def go() -> None:
+        a, b = await two_processes(server_process, pg_url)
+        async with httpx.AsyncClient(base_url=f"http://{a.address}", timeout=30) as http:
+            made = await create_table(http, preset="classic", seats=["human", "human"],
+                                      single_hand=True)
+        tokens = list(made["tokens"]["seats"].values())
+        other = TableClient(await WsTransport.connect(a.address, made["id"]), tokens[1],
+                            play=False)
+        await other.hello()
+        # seat 0 opened on both processes at once
+        via_a = TableClient(await WsTransport.connect(a.address, made["id"]), tokens[0],
+                            play=False)
+        via_b = TableClient(await WsTransport.connect(b.address, made["id"]), tokens[0],
+                            play=False)
+        await via_a.hello()
+        await via_b.hello()
+        everyone = [other, via_a, via_b]
+
+        def dealt(c: TableClient) -> bool:
+            return c.state is not None and c.state["phase"] == "playing"
+
+        await asyncio.wait_for(asyncio.gather(*(c.play_until(dealt) for c in everyone)), 30)
+        to_move = via_a.state["to_move"]  # type: ignore[index]
+        racers = [via_a, via_b] if to_move == 0 else None
+        if racers is None:  # seat 1 leads: let it open, then race seat 0's answer
+            other.play = True
+            await other.act()
+            await asyncio.wait_for(asyncio.gather(*(c.play_until(
+                lambda c: c.state is not None and c.state.get("to_move") == 0
+                and c.version > 0 and bool(c.legal()) or c is other and c.acked != [])
+                for c in (via_a, via_b, other))), 30)
+            other.play = False
+            racers = [via_a, via_b]
+        await asyncio.sleep(0.3)  # both processes have caught up
+        version = max(r.version for r in racers)
+        move = racers[0].legal()[0]["move"]
+        await asyncio.gather(*(r.send({"type": "move", "move": move, "version": version,
+                                       "ref": f"race{k}"}) for k, r in enumerate(racers)))
+        answers = []
+        for k, r in enumerate(racers):
+            while True:
+                m = await r.recv(timeout=15)
+                if m.get("ref") == f"race{k}":
+                    answers.append(m)
+                    break
+        kinds = sorted(m["type"] for m in answers)
+        assert kinds == ["ack", "error"], answers
+        with psycopg.connect(pg_url) as conn:
+            rows = conn.execute("SELECT hand, ply, count(*) FROM moves WHERE table_id = %s "
+                                "GROUP BY hand, ply HAVING count(*) > 1",
+                                (made["id"],)).fetchall()
+            assert rows == []
+
+    run(go())
