@@ -172,7 +172,7 @@ class TableConfig:
         if replacement not in LEVELS:
             raise ConfigError("replacement", f"must be a bot level ({', '.join(LEVELS)})")
         cfg = cls(preset, dict(overrides), seat_list, single, clock, float(grace), replacement,
-                  secrets.randbits(63))
+                  new_bot_seed())
         try:
             cfg.rules.check_players(cfg.players)
         except RulesError as e:
@@ -201,6 +201,11 @@ class TableConfig:
                    data["single_hand"],
                    ClockConfig(clock["per_move"], clock["bank"]) if clock else None,
                    data["grace"], data["replacement"], data.get("bot_seed", 0))
+
+
+def new_bot_seed() -> int:
+    """A fresh secret seed for a table's bots."""
+    return secrets.randbits(63)
 
 
 def _seat(value: Any, where: str, engines: Mapping[str, str]) -> SeatConfig:

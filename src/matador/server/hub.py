@@ -24,7 +24,7 @@ from typing import Any
 
 from matador.core.view import PlayerView
 from matador.players import LEVELS
-from matador.server.config import Settings, TableConfig
+from matador.server.config import Settings, TableConfig, new_bot_seed
 from matador.server.db import (
     Store,
     Writer,
@@ -47,6 +47,16 @@ def think(spec: str, view: PlayerView, seed: int) -> int:
     """A bot's move for ``view`` (run in a worker process): the bot of ``spec`` (a level
     or a bot spec, with its own think budget) with ``Random(seed)``."""
     return int(BotPlayer(spec).move(view, Random(seed)))
+
+
+def new_table_id() -> str:
+    """A fresh table id: 12 hex digits."""
+    return secrets.token_hex(6)
+
+
+def new_token() -> str:
+    """A fresh seat or spectator token: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
 
 
 def _warm() -> int:
@@ -152,7 +162,7 @@ class Hub:
         is drawn for each human seat and for spectators and returned (the
         database keeps only their SHA-256).
         """
-        table_id = secrets.token_hex(6)
+        table_id = new_table_id()
         tokens: dict[str, Any] = {"seats": {}, "spectator": None}
         seat_rows = []
         for i, seat in enumerate(config.seats):
@@ -161,7 +171,7 @@ class Hub:
                 if hashes is not None:
                     h = hashes[i]
                 else:
-                    token = secrets.token_urlsafe(16)
+                    token = new_token()
                     tokens["seats"][i] = token
                     h = token_hash(token)
             name = names[i] if names is not None else seat.name
@@ -169,7 +179,7 @@ class Hub:
                               "spec": seat.spec, "token_hash": h, "name": name,
                               "claimed": False})
         if spectator_hash is None:
-            token = secrets.token_urlsafe(16)
+            token = new_token()
             tokens["spectator"] = token
             spectator_hash = token_hash(token)
         row = {"id": table_id, "created": time.time(),
@@ -183,7 +193,7 @@ class Hub:
         """The next match of ``room``'s players: the same seats, links and names."""
         old = room.config
         config = TableConfig(old.preset, old.overrides, old.seats, old.single_hand, old.clock,
-                             old.grace, old.replacement, secrets.randbits(63))
+                             old.grace, old.replacement, new_bot_seed())
         table_id, _ = await self.create_table(
             config, hashes=[s.token_hash for s in room.seats],
             names=[s.name for s in room.seats], spectator_hash=room.spectator_hash)
@@ -248,4 +258,4 @@ class Hub:
             await room.catch_up(version)
 
 
-__all__ = ["Hub", "think"]
+__all__ = ["ONE_PLY", "Hub", "new_table_id", "new_token", "think"]

@@ -66,6 +66,11 @@ GAME_KINDS = frozenset({"match_start", "hand_start", "move", "hand_end", "match_
 """Event kinds that change the position: a move chosen before the last of them is stale."""
 
 
+def new_secret() -> bytes:
+    """A fresh secret to commit to before a hand (32 bytes from :mod:`secrets`)."""
+    return secrets.token_bytes(32)
+
+
 def token_hash(token: str) -> str:
     """How a seat or spectator token is stored: its SHA-256 (hex)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -661,7 +666,7 @@ class Room:
             async with self.lock:
                 if self.pending is not None or self.table.phase is not Phase.WAITING:
                     return
-                secret = secrets.token_bytes(32)
+                secret = new_secret()
                 hand = self.table.hand_number + 1
                 awaiting = self.config.human_seats()
                 await self.step("event", {"kind": "deal_commit", "audience": None, "public": {
@@ -782,4 +787,5 @@ def _seat_label(seat: Any) -> str:
     return f"{seat.kind}:{seat.spec}"
 
 
-__all__ = ["GAME_KINDS", "Pending", "Room", "SeatState", "seat_seed", "token_hash"]
+__all__ = ["GAME_KINDS", "Pending", "Room", "SeatState", "new_secret", "retrying", "seat_seed",
+           "token_hash"]
