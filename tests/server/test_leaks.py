@@ -113,9 +113,9 @@ async def many_games(tmp: Path, games: int, seed: int, concurrency: int = 16) ->
     return totals
 
 
-def test_zero_leaks_over_a_hundred_games(tmp_path: Path) -> None:
-    totals = run(many_games(tmp_path, 100, seed=1, concurrency=32))
-    assert totals["games"] == 100 and totals["frames"] > 1000
+def test_zero_leaks_over_a_dozen_games(tmp_path: Path) -> None:
+    totals = run(many_games(tmp_path, 12, seed=1, concurrency=12))
+    assert totals["games"] == 12 and totals["frames"] > 200
 
 
 def games_in_a_process(tmp: str, games: int, seed: int) -> dict[str, Any]:

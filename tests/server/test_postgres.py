@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import psycopg
+import pytest
 
 from .client import TableClient, WsTransport, create_table
 from .conftest import fast_settings, live_server, run
@@ -50,6 +51,7 @@ async def two_processes(server_process: Any, pg_url: str) -> tuple[Any, Any]:
     return a, b
 
 
+@pytest.mark.slow
 def test_two_processes_serve_one_table(tmp_path: Path, server_process: Any,
                                        pg_url: str) -> None:
     async def go() -> None:
@@ -81,6 +83,7 @@ def test_two_processes_serve_one_table(tmp_path: Path, server_process: Any,
     run(go())
 
 
+@pytest.mark.slow
 def test_two_processes_racing_the_same_move(tmp_path: Path, server_process: Any,
                                             pg_url: str) -> None:
     async def go() -> None:

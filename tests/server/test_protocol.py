@@ -259,7 +259,7 @@ def test_protocol_fuzz(tmp_path: Path) -> None:
             c = clients[0]
             rng = random.Random(5)
             frames = [*FUZZ, *("".join(rng.choice('{}[]":,ab1 ') for _ in range(rng.randrange(30)))
-                               for _ in range(30))]
+                               for _ in range(4))]
             version = room.table.version
             for k, frame in enumerate(frames):
                 await c.t.send(frame)

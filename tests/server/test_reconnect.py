@@ -149,6 +149,7 @@ async def kill_and_restart(tmp_path: Path, server_process: Any, kills: int,
             "acked": sum(len(c.acked) for c in clients)}
 
 
+@pytest.mark.slow
 def test_kill_9_once_and_resume(tmp_path: Path, server_process: Any) -> None:
     out = run(kill_and_restart(tmp_path, server_process, kills=1, seed=3))
     assert out["lost"] == 0 and out["acked"] > 0
