@@ -45,9 +45,31 @@ def add_parser(commands: Any) -> None:
                         help="processes for bot searches (default 1)")
     parser.add_argument("--public-url", default="", metavar="URL",
                         help="the address users reach the server at, for invite links")
+    parser.add_argument("--http-limit", type=rate, default=(120.0, 5.0), metavar="BURST/RATE",
+                        help="requests an address may burst to, and per second after "
+                             "(default 120/5)")
+    parser.add_argument("--create-limit", type=rate, default=(20.0, 0.2), metavar="BURST/RATE",
+                        help="tables an address may create in a burst, and per second after "
+                             "(default 20/0.2)")
     parser.add_argument("--log-level", default="warning",
                         choices=["critical", "error", "warning", "info", "debug"])
     parser.set_defaults(run=run, parser=parser)
+
+
+def rate(text: str) -> tuple[float, float]:
+    """An argparse type: ``BURST/RATE`` (two positive numbers).
+
+    >>> rate("120/5")
+    (120.0, 5.0)
+    """
+    burst, sep, per_second = text.partition("/")
+    try:
+        values = (float(burst), float(per_second))
+    except ValueError:
+        values = (0.0, 0.0)
+    if not sep or min(values) <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not BURST/RATE (e.g. 120/5)")
+    return values
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,7 +91,10 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_workers < 1:
         raise CliError("--bot-workers", "must be 1 or more")
     settings = Settings(db_url=args.db, data_dir=args.data_dir, engines=engines,
-                        bot_workers=args.bot_workers, public_url=args.public_url)
+                        bot_workers=args.bot_workers, public_url=args.public_url,
+                        http_capacity=args.http_limit[0], http_per_second=args.http_limit[1],
+                        create_capacity=args.create_limit[0],
+                        create_per_second=args.create_limit[1])
     try:
         app = create_app(settings)
     except Exception as e:  # a bad URL, a missing driver

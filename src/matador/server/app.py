@@ -140,6 +140,10 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Fast
                 "database": the_hub.url.get_backend_name(), "schema": the_hub.revision,
                 "tables": len(the_hub.rooms)}
 
+    @app.get("/api/stats")
+    async def stats(reset: bool = False) -> dict[str, Any]:
+        return the_hub.stats(reset=reset)
+
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
         out = {}

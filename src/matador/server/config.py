@@ -65,6 +65,8 @@ class Settings:
     takeover: float = 3.0
     """Seconds another process waits before it acts for a table (a bot's move, a deal)
     that the process which caused it should have done (several processes on PostgreSQL)."""
+    unload_after: float = 60.0
+    """Seconds a finished table nobody is connected to stays in memory."""
     public_url: str = ""
     """The address of the server as users reach it (for invite links); default: the
     request's own."""

@@ -25,9 +25,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections import deque
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -195,6 +196,8 @@ def make_engine(url: URL, *, synchronous: str = "FULL") -> Engine:
         if url.database not in (None, "", ":memory:"):
             cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA synchronous={synchronous}")
+        # checkpoints run from Store.checkpoint, off the commit path (see Hub)
+        cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
@@ -332,6 +335,13 @@ class Store:
             conn.execute(text("SELECT pg_notify(:channel, :payload)"),
                          {"channel": CHANNEL, "payload": payload})
 
+    def checkpoint(self) -> None:
+        """Copy SQLite's write-ahead log into the database file (PASSIVE: writers go on
+        meanwhile); nothing on other databases."""
+        if self.engine.dialect.name == "sqlite":
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
     def count_moves(self, table_id: str) -> int:
         """How many moves of ``table_id`` are stored (for tests and checks)."""
         with self.engine.connect() as conn:
@@ -354,11 +364,13 @@ class Writer:
         self._queue: list[tuple[StepWrite, asyncio.Future[bool]]] = []
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
-        self._lock = threading.Lock()
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="matador-writer")
         self.batches = 0
         """Transactions committed so far."""
         self.written = 0
         """Steps stored so far."""
+        self.commit_seconds: deque[float] = deque(maxlen=100_000)
+        """How long each recent transaction took, newest last."""
 
     def start(self) -> None:
         """Start the writing task on the running loop."""
@@ -394,24 +406,21 @@ class Writer:
             while self._queue:
                 batch = self._queue[:self.max_batch]
                 del self._queue[:len(batch)]
+                began = time.perf_counter()
                 try:
                     results = await loop.run_in_executor(
-                        None, self.store.write, [s for s, _f in batch])
+                        self._thread, self.store.write, [s for s, _f in batch])
                 except Exception as e:  # the database is gone: every waiter learns it
                     for _s, f in batch:
                         if not f.done():
                             f.set_exception(e)
                     continue
+                self.commit_seconds.append(time.perf_counter() - began)
                 self.batches += 1
                 self.written += sum(results)
                 for (_s, f), ok in zip(batch, results, strict=True):
                     if not f.done():
                         f.set_result(ok)
-
-
-def rows_of(values: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Plain dicts of row mappings."""
-    return [dict(v) for v in values]
 
 
 __all__ = ["CHANNEL", "Conflict", "Store", "StepWrite", "StoredStep", "TableRows", "Writer",

@@ -12,11 +12,15 @@ from a thread.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import json
 import logging
 import multiprocessing
+import os
 import secrets
 import time
+from collections import deque
 from collections.abc import Coroutine
 from concurrent.futures import ProcessPoolExecutor
 from random import Random
@@ -59,6 +63,26 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def _rss_bytes() -> int:
+    """This process's resident memory (Linux ``/proc``; else the peak from ``resource``)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _lower_priority() -> None:
+    """Run in each bot worker as it starts: searches yield the core to the event loop."""
+    with contextlib.suppress(OSError):
+        os.nice(5)
+
+
 def _warm() -> int:
     """Import the bots in a fresh worker (the first search then starts at once)."""
     BotPlayer("easy")
@@ -84,6 +108,12 @@ class Hub:
         self._engines: dict[tuple[str, int], EnginePlayer] = {}
         self.revision = ""
         self.started = False
+        self.lags: deque[float] = deque(maxlen=200_000)
+        """The event loop's lag (seconds late on a 10 ms timer), newest last."""
+        self._monitor: asyncio.Task[None] | None = None
+        self.gc_pauses: deque[tuple[int, float]] = deque(maxlen=10_000)
+        """Recent garbage collections: (generation, seconds)."""
+        self._gc_began = 0.0
 
     async def start(self) -> None:
         """Migrate, rebuild the live tables, start the drivers and the listener."""
@@ -91,14 +121,19 @@ class Hub:
         self.writer.start()
         context = multiprocessing.get_context("spawn")
         self.pool = ProcessPoolExecutor(max_workers=max(1, self.settings.bot_workers),
-                                        mp_context=context)
+                                        mp_context=context, initializer=_lower_priority)
         for table_id in await asyncio.to_thread(self.store.live_table_ids):
             try:
                 await self.room(table_id)
             except Exception:
                 log.exception("table %s could not be rebuilt", table_id)
+        gc.freeze()  # what was loaded lives long: no need to scan it again
         if self.multi:
             self._listener = asyncio.get_running_loop().create_task(self._listen())
+        self._monitor = asyncio.get_running_loop().create_task(self._watch_lag())
+        gc.callbacks.append(self._on_gc)
+        self._checkpoints = asyncio.get_running_loop().create_task(self._checkpoint())
+        self._upkeep = asyncio.get_running_loop().create_task(self._keep_up())
         self.started = True
 
     async def warm_up(self) -> None:
@@ -112,6 +147,12 @@ class Hub:
         """Stop the rooms, the listener, the writer and the pool."""
         if self._listener is not None:
             self._listener.cancel()
+        if self._on_gc in gc.callbacks:
+            gc.callbacks.remove(self._on_gc)
+        if self._monitor is not None:
+            self._monitor.cancel()
+            self._checkpoints.cancel()
+            self._upkeep.cancel()
         for room in list(self.rooms.values()):
             await room.stop()
         for task in list(self._tasks):
@@ -123,6 +164,86 @@ class Hub:
             await asyncio.to_thread(player.close)
         self.engine.dispose()
         self.started = False
+
+    async def _checkpoint(self, period: float = 2.0) -> None:
+        """SQLite: move the write-ahead log into the database now and then, from a thread
+        of its own, so that no commit pays for it."""
+        if self.store.postgres:
+            return
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await asyncio.to_thread(self.store.checkpoint)
+            except Exception:
+                log.exception("checkpoint failed")
+
+    async def _keep_up(self, period: float = 5.0) -> None:
+        """Every few seconds: let go of finished tables nobody watches (the database keeps
+        them), then freeze what is left for the garbage collector.
+
+        Every long-lived object (a table's events, its clients) would otherwise be
+        scanned again by each full collection, a pause that grows with the number of
+        tables (250 ms at 500 tables); frozen objects are skipped, and are still freed
+        by reference counting when they are dropped.
+        """
+        while True:
+            await asyncio.sleep(period)
+            now = time.monotonic()
+            for table_id, room in list(self.rooms.items()):
+                if room.table.is_over and not room.conns:
+                    if room.idle_since is None:
+                        room.idle_since = now
+                    elif now - room.idle_since >= self.settings.unload_after:
+                        del self.rooms[table_id]
+                        await room.stop()
+                else:
+                    room.idle_since = None
+            gc.freeze()
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_began = time.perf_counter()
+        else:
+            self.gc_pauses.append((int(info.get("generation", 0)),
+                                   time.perf_counter() - self._gc_began))
+
+    async def _watch_lag(self, period: float = 0.01) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            began = loop.time()
+            await asyncio.sleep(period)
+            self.lags.append(max(0.0, loop.time() - began - period))
+
+    def stats(self, *, reset: bool = False) -> dict[str, Any]:
+        """Figures for operators and benchmarks: loop lag, memory, tables, connections,
+        storage batches (``reset`` starts a new lag window)."""
+        lags = sorted(self.lags)
+
+        def pct(q: float) -> float:
+            return round(1000 * lags[min(len(lags) - 1, int(q * len(lags)))], 2) if lags else 0.0
+
+        commits = sorted(self.writer.commit_seconds)
+
+        def cpct(q: float) -> float:
+            if not commits:
+                return 0.0
+            return round(1000 * commits[min(len(commits) - 1, int(q * len(commits)))], 2)
+
+        out = {"loop_lag_ms": {"p50": pct(0.5), "p99": pct(0.99), "max": pct(1.0),
+                               "samples": len(lags)},
+               "commit_ms": {"p50": cpct(0.5), "p99": cpct(0.99), "max": cpct(1.0)},
+               "gc_ms": {"max": round(1000 * max((p for _g, p in self.gc_pauses),
+                                                 default=0.0), 2),
+                         "full": sum(1 for g, _p in self.gc_pauses if g == 2)},
+               "rss_mb": round(_rss_bytes() / 2**20, 1),
+               "tables": len(self.rooms),
+               "connections": sum(len(r.conns) for r in self.rooms.values()),
+               "steps_stored": self.writer.written, "commits": self.writer.batches}
+        if reset:
+            self.lags.clear()
+            self.writer.commit_seconds.clear()
+            self.gc_pauses.clear()
+        return out
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Run ``coro`` in the background, keeping a reference until it ends."""

@@ -127,6 +127,8 @@ class Room:
         self._driver: asyncio.Task[None] | None = None
         self.last_local = False
         """Whether this process stored the last step (else it came from another process)."""
+        self.idle_since: float | None = None
+        """Since when the game is over and nobody is connected (the hub unloads it later)."""
         self._build(rows)
 
     # -- building from stored steps -----------------------------------------------------------
