@@ -293,3 +293,45 @@ def test_verify_catches_a_tampered_record(tmp_path: Path) -> None:
     lines = [json.loads(x) for x in bad.stdout.splitlines()]
     assert [x["verified"] for x in lines] == [False, False]
     assert "commitment" in lines[0]["problems"][0] and "boneyard" in lines[1]["problems"][0]
+
+
+def test_an_operators_engine_takes_a_seat(tmp_path: Path) -> None:
+    engine = f"{MATADOR} engine greedy"
+
+    async def go() -> None:
+        async with live_server(fast_settings(tmp_path, engines={"greedy-mep": engine})) as live:
+            bots = (await live.http.get("/api/bots")).json()
+            assert bots["engines"] == ["greedy-mep"]
+            made, clients = await seated(live, ["human", "engine:greedy-mep"],
+                                         single_hand=True)
+            clients[0].play = True
+            await clients[0].play_until(timeout=60)
+            room = live.hub.rooms[made["id"]]
+            assert room.table.is_over and room.table.forfeit_info is None
+            record = room.table.records[0]
+            assert any(e.kind == "move" and e.public["seat"] == 1 for e in room.table.events), \
+                "the engine moved"
+            assert record.meta is not None and record.meta["seats"] == ["human",
+                                                                       "engine:greedy-mep"]
+
+    run(go())
+
+
+def test_finished_tables_leave_memory_and_come_back(tmp_path: Path) -> None:
+    async def go() -> None:
+        settings = fast_settings(tmp_path, unload_after=0.2, upkeep_every=0.1)
+        async with live_server(settings) as live:
+            made, clients = await seated(live, ["human", "bot:easy"], single_hand=True)
+            clients[0].play = True
+            await clients[0].play_until()
+            version = clients[0].version
+            await clients[0].t.close()
+            for _ in range(100):
+                await asyncio.sleep(0.05)
+                if made["id"] not in live.hub.rooms:
+                    break
+            assert made["id"] not in live.hub.rooms, "the finished table stayed loaded"
+            summary = (await live.http.get(f"/api/tables/{made['id']}")).json()
+            assert summary["phase"] == "over" and summary["version"] >= version
+
+    run(go())

@@ -67,6 +67,8 @@ class Settings:
     that the process which caused it should have done (several processes on PostgreSQL)."""
     unload_after: float = 60.0
     """Seconds a finished table nobody is connected to stays in memory."""
+    upkeep_every: float = 5.0
+    """Seconds between two rounds of upkeep (unloading finished tables, freezing for the GC)."""
     public_url: str = ""
     """The address of the server as users reach it (for invite links); default: the
     request's own."""

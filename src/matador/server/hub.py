@@ -177,7 +177,7 @@ class Hub:
             except Exception:
                 log.exception("checkpoint failed")
 
-    async def _keep_up(self, period: float = 5.0) -> None:
+    async def _keep_up(self) -> None:
         """Every few seconds: let go of finished tables nobody watches (the database keeps
         them), then freeze what is left for the garbage collector.
 
@@ -187,7 +187,7 @@ class Hub:
         by reference counting when they are dropped.
         """
         while True:
-            await asyncio.sleep(period)
+            await asyncio.sleep(self.settings.upkeep_every)
             now = time.monotonic()
             for table_id, room in list(self.rooms.items()):
                 if room.table.is_over and not room.conns:
