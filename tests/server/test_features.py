@@ -335,3 +335,31 @@ def test_finished_tables_leave_memory_and_come_back(tmp_path: Path) -> None:
             assert summary["phase"] == "over" and summary["version"] >= version
 
     run(go())
+
+
+def test_after_a_restart_an_absent_person_is_replaced(tmp_path: Path) -> None:
+    """The log said both seats were online when the server stopped; after the restart only
+    one person comes back, and the other's turn goes to a bot after the grace period."""
+    state: dict[str, Any] = {}
+
+    async def first() -> None:
+        async with live_server(fast_settings(tmp_path)) as live:
+            made, clients = await seated(live, ["human", "human"], grace=0.3,
+                                         replacement="easy", single_hand=True)
+            await asyncio.gather(*(until(c, lambda m: m.get("view", {}).get("phase")
+                                         == "playing") for c in clients))
+            state.update(made=made, to_move=clients[0].state["to_move"],  # type: ignore[index]
+                         version=clients[0].version)
+
+    run(first())
+
+    async def second() -> None:
+        async with live_server(fast_settings(tmp_path)) as live:
+            made, to_move = state["made"], state["to_move"]
+            stays = TableClient(await WsTransport.connect(live.address, made["id"]),
+                                made["tokens"]["seats"][str(1 - to_move)], play=False)
+            await stays.hello(version=state["version"])
+            msg = await until(stays, lambda m: "replaced" in kinds(m))
+            assert msg["room"]["seats"][to_move]["online"] is False
+
+    run(second())

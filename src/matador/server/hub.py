@@ -124,9 +124,14 @@ class Hub:
                                         mp_context=context, initializer=_lower_priority)
         for table_id in await asyncio.to_thread(self.store.live_table_ids):
             try:
-                await self.room(table_id)
+                room = await self.room(table_id)
             except Exception:
                 log.exception("table %s could not be rebuilt", table_id)
+                continue
+            if room is not None and not self.multi:
+                # nobody is connected to a server that just started: the seats the log
+                # shows online went away with the last process (their grace runs now)
+                self.spawn(room.all_offline())
         gc.freeze()  # what was loaded lives long: no need to scan it again
         if self.multi:
             self._listener = asyncio.get_running_loop().create_task(self._listen())

@@ -257,6 +257,14 @@ class Room:
             if not seat.online and any(c.seat == s for c in self.conns):
                 self.hub.spawn(self._event_task("presence", {"seat": s, "online": True}))
 
+    async def all_offline(self) -> None:
+        """Say offline every seat the log shows online but no client of this process holds
+        (after a restart of a single server)."""
+        for s, seat in enumerate(self.seats):
+            if seat.online and not any(c.seat == s for c in self.conns):
+                with contextlib.suppress(ProtocolError):
+                    await retrying(lambda s=s: self._depart(s))  # type: ignore[misc]
+
     async def _event_task(self, kind: str, public: dict[str, Any]) -> None:
         async with self.lock:
             with contextlib.suppress(ProtocolError):
@@ -445,11 +453,16 @@ class Room:
             if conn not in self.conns:
                 return
             self.conns.discard(conn)
-            s = conn.seat
+        with contextlib.suppress(ProtocolError):
+            await retrying(lambda: self._depart(conn.seat))
+
+    async def _depart(self, s: int | None) -> None:
+        async with self.lock:
+            if self.hub.multi:
+                await self.catch_up()
             if s is None or any(c.seat == s for c in self.conns) or not self.seats[s].online:
                 return
-            with contextlib.suppress(ProtocolError):
-                await self.event("presence", {"seat": s, "online": False})
+            await self.event("presence", {"seat": s, "online": False})
 
     async def handle(self, conn: Conn, msg: ClientMessage) -> None:
         """Act on a joined client's message; an error goes back to that client only."""
