@@ -57,6 +57,7 @@ class Figures:
     tables_done: int = 0
     measuring: bool = False
     closed_at_stop: int = 0
+    stopping: bool = False
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -77,6 +78,7 @@ class Seat:
         self.contributed: set[int] = set()
         self.moving = False
         self.over = False
+        self.last_sent = 0.0
 
     async def run(self) -> None:
         async with websockets.connect(self.url, max_size=None, open_timeout=60) as ws:
@@ -87,8 +89,11 @@ class Seat:
                     await self.on(ws, msg)
                     if self.over:
                         return
-            except websockets.ConnectionClosed:
-                self.f.closed += 1
+            except websockets.ConnectionClosed as e:
+                if not self.f.stopping:
+                    self.f.closed += 1
+                    code = e.rcvd.code if e.rcvd else None
+                    self.f.error(f"closed_{code}")
 
     async def on(self, ws: Any, msg: dict[str, Any]) -> None:
         kind = msg["type"]
@@ -126,6 +131,11 @@ class Seat:
     async def move(self, ws: Any, legal: list[dict[str, Any]], version: int) -> None:
         if self.think > 0:
             await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+        # a polite client: at most about 15 messages a second (the server closes at 20)
+        wait = self.last_sent + 0.065 - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.last_sent = time.monotonic()
         choice = self.rng.choice(legal)
         ref = f"{version}/{choice['id']}"
         self.sent_at[ref] = time.perf_counter()
@@ -225,6 +235,7 @@ async def scenario(name: str, address: str, server_pid: int, tables: int, seats:
         stats = (await http.get("/api/stats")).json()
         workers = [rss_mb(p) for p in children(server_pid)]
         figures.closed_at_stop = figures.closed
+        figures.stopping = True
         stop.set()
         await asyncio.gather(*loops, return_exceptions=True)
     return {
@@ -253,7 +264,8 @@ def start_server(args: argparse.Namespace, data: Path) -> tuple[subprocess.Popen
     cmd += ["--db", args.db] if args.db else ["--data-dir", str(data)]
     if shutil.which("taskset") and args.server_core >= 0:
         cmd = ["taskset", "-c", str(args.server_core), *cmd]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    log = open(args.server_log, "a") if args.server_log else subprocess.DEVNULL  # noqa: SIM115
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True,
                             start_new_session=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -297,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--client-core", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="write the figures to this file")
+    parser.add_argument("--server-log", type=Path, help="append the server's log to this file")
     args = parser.parse_args(argv)
     if args.client_core >= 0 and hasattr(os, "sched_setaffinity"):
         with contextlib.suppress(OSError):

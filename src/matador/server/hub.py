@@ -84,9 +84,18 @@ def _lower_priority() -> None:
 
 
 def _warm() -> int:
-    """Import the bots in a fresh worker (the first search then starts at once)."""
-    BotPlayer("easy")
-    return 0
+    """Run in each bot worker as the server starts: a tiny search, so that imports and any
+    compilation (the optional Numba kernel) are done before the first real move."""
+    import random
+
+    from matador.core.rules import Rules
+    from matador.table.referee import Table
+
+    table = Table(Rules.from_preset("classic"), 2, single_hand=True)
+    table.deal(random.Random(0))
+    seat = table.to_move
+    assert seat is not None
+    return int(BotPlayer("pimc:20ms").move(table.view(seat), Random(0)))
 
 
 class Hub:
@@ -132,6 +141,7 @@ class Hub:
                 # nobody is connected to a server that just started: the seats the log
                 # shows online went away with the last process (their grace runs now)
                 self.spawn(room.all_offline())
+        self.spawn(self.warm_up())
         gc.freeze()  # what was loaded lives long: no need to scan it again
         if self.multi:
             self._listener = asyncio.get_running_loop().create_task(self._listen())
@@ -142,11 +152,15 @@ class Hub:
         self.started = True
 
     async def warm_up(self) -> None:
-        """Start the pool's workers now (the first bot move is then not slowed by it)."""
+        """Start the pool's workers now, each with a tiny search (run in the background at
+        start: the first bot move is then not slowed by imports or compilation)."""
         if self.pool is not None:
             loop = asyncio.get_running_loop()
-            await asyncio.gather(*(loop.run_in_executor(self.pool, _warm)
-                                   for _ in range(self.settings.bot_workers)))
+            try:
+                await asyncio.gather(*(loop.run_in_executor(self.pool, _warm)
+                                       for _ in range(self.settings.bot_workers)))
+            except Exception:
+                log.exception("warming the bot workers up failed")
 
     async def stop(self) -> None:
         """Stop the rooms, the listener, the writer and the pool."""
