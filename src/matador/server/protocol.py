@@ -58,6 +58,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "no_table": "there is no table with this id",
     "hello_first": "the first message must be hello",
     "already_joined": "hello was already accepted on this connection",
+    "taken_over": "the same seat was opened on another connection (then close 4409)",
     "spectator": "a spectator cannot do this (move, contribute, mute, rematch)",
     "stale": "the move was chosen at an older version: the position has changed since",
     "bad_version": "the version is newer than the table's",
