@@ -108,11 +108,13 @@ class RayBackend:
         ray = _ray()
         started_here = False
         if not ray.is_initialized():
-            address = self.address or os.environ.get("RAY_ADDRESS") or None
+            # No address: a new Ray instance in this process ("local"), never whatever
+            # cluster a stale /tmp/ray/ray_current_cluster file points at.
+            address = self.address or os.environ.get("RAY_ADDRESS") or "local"
             kwargs: dict[str, Any] = {"ignore_reinit_error": True, "log_to_driver": False,
                                       "include_dashboard": False,
                                       "configure_logging": False}
-            if address is None and self.cpus is not None:
+            if address == "local" and self.cpus is not None:
                 kwargs["num_cpus"] = self.cpus
             try:
                 ray.init(address=address, **kwargs)
