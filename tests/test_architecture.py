@@ -25,7 +25,8 @@ ALLOWED: dict[str, set[str]] = {
     "envs": {"core", "players", "table"},
     "server": {"core", "players", "protocol", "table", "ui"},
     "web": {"core", "players", "table", "ui", "server"},
-    "cli": {"core", "fast", "players", "protocol", "table", "arena", "ui", "server", "envs"},
+    "cli": {"core", "fast", "players", "protocol", "table", "arena", "ui", "server", "web",
+            "envs"},
     "testing": {"core", "players"},
 }
 

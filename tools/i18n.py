@@ -7,7 +7,10 @@
     python tools/i18n.py all       # the three in order
 
 The interface marks its strings with ``_``, ``N_`` and ``ngettext``
-(:mod:`matador.ui.i18n`). The compiled ``.mo`` files are committed, so the
+(:mod:`matador.ui.i18n`); so do the browser client's pages (``web/*.py``) and
+scripts (``web/static/*.js``, with ``_("...")``). ``extract`` also lists the
+scripts' ids in ``web/static/messages.json``, from which each page gets its
+words (:mod:`matador.web.i18n`). The compiled ``.mo`` files are committed, so the
 package needs Babel only here and in the tests (``pip install -e '.[test]'``),
 which check that every string is translated and that the ``.mo`` files match
 the ``.po`` files.
@@ -15,6 +18,9 @@ the ``.po`` files.
 
 from __future__ import annotations
 
+import ast
+import json
+import re
 import sys
 from pathlib import Path
 
@@ -29,7 +35,9 @@ LOCALE = PACKAGE / "locale"
 TEMPLATE = LOCALE / "matador.pot"
 LANGUAGES = ("en", "es", "cs", "ru")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
-SOURCES = ("ui/*.py", "cli/play.py", "cli/show.py")
+SOURCES = ("ui/*.py", "cli/play.py", "cli/show.py", "web/*.py")
+SCRIPTS = ("web/static/*.js",)
+SCRIPT_IDS = PACKAGE / "web" / "static" / "messages.json"
 
 
 def source_files() -> list[Path]:
@@ -40,14 +48,52 @@ def source_files() -> list[Path]:
     return files
 
 
+def script_files() -> list[Path]:
+    """The browser scripts whose strings are translated."""
+    files: list[Path] = []
+    for pattern in SCRIPTS:
+        files.extend(sorted(PACKAGE.glob(pattern)))
+    return files
+
+
+def script_ids() -> list[str]:
+    """Every string the browser scripts mark with ``_("...")``, sorted."""
+    ids: set[str] = set()
+    for path in script_files():
+        for _lineno, message, _comments, _context in extract_from_file(
+                "javascript", str(path), keywords={"_": None}):
+            ids.add(message)
+    return sorted(ids)
+
+
+MARKED = re.compile(r'\b_\(\s*((?:"(?:[^"\\\n]|\\.)*"\s*)+)\)')
+"""``_("...")`` with one or more adjacent double-quoted literals (inside f-strings too)."""
+
+
+def marked_in_fstrings(path: Path) -> list[tuple[int, str]]:
+    """``_("...")`` calls that Babel's Python extractor does not see before Python 3.12:
+    those inside f-strings (the pages' templates)."""
+    text = path.read_text(encoding="utf-8")
+    out = []
+    for m in MARKED.finditer(text):
+        lineno = text.count("\n", 0, m.start()) + 1
+        out.append((lineno, ast.literal_eval(m.group(1).replace("\n", " "))))
+    return out
+
+
 def extract() -> Catalog:
-    """A catalog of every marked string of :func:`source_files`."""
+    """A catalog of every marked string of :func:`source_files` and :func:`script_files`."""
     catalog = Catalog(project="matador", version="0.1.0", charset="utf-8")
-    for path in source_files():
-        rel = path.relative_to(ROOT).as_posix()
-        for lineno, message, _comments, context in extract_from_file(
-                "python", str(path), keywords=KEYWORDS):
-            catalog.add(message, None, [(rel, lineno)], context=context)
+    for method, files in (("python", source_files()), ("javascript", script_files())):
+        for path in files:
+            rel = path.relative_to(ROOT).as_posix()
+            for lineno, message, _comments, context in extract_from_file(
+                    method, str(path), keywords=KEYWORDS if method == "python" else {"_": None}):
+                catalog.add(message, None, [(rel, lineno)], context=context)
+            if method == "python" and path.parent.name == "web":
+                for lineno, message in marked_in_fstrings(path):
+                    if message not in catalog:
+                        catalog.add(message, None, [(rel, lineno)])
     return catalog
 
 
@@ -72,6 +118,9 @@ def write(lang: str, catalog: Catalog) -> None:
 
 
 def cmd_extract() -> Catalog:
+    ids = script_ids()
+    SCRIPT_IDS.write_text(json.dumps(ids, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    print(f"{SCRIPT_IDS.relative_to(ROOT)}: {len(ids)} script messages")
     template = extract()
     if TEMPLATE.exists():  # keep the creation date while the messages stay the same
         with TEMPLATE.open("rb") as f:

@@ -77,8 +77,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from matador.server.app import create_app
         from matador.server.config import Settings
+        from matador.web import create_app
     except ImportError as e:
         raise CliError("serve", f"the server needs its extra: pip install 'matador[server]' "
                                 f"({e.name} is missing)") from None
