@@ -34,8 +34,11 @@ def browser() -> Iterator[Any]:
     """Debian's Chromium, headless; Playwright gives each launch a fresh profile
     (user-data directory) and each context its own storage."""
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install "
-                    "chromium; .ci/run does it)")
+        why = (f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; "
+               ".ci/run does it)")
+        if os.environ.get("CI"):  # CI never skips the browser tests silently
+            pytest.fail(why)
+        pytest.skip(why)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
