@@ -133,11 +133,18 @@ _RULES: dict[tuple[Rules, int], np.ndarray] = {}
 
 
 def _weights(policy: Policy) -> np.ndarray:
+    """The weights row of a policy; a greedy one carries the table of block values after it."""
     w = _WEIGHTS.get(policy)
     if w is None:
         import numpy as np
 
-        w = _WEIGHTS[policy] = np.array(policy.weights or (0.0,) * L.W_SIZE, dtype=np.float64)
+        if policy.kind == "random":
+            w = np.zeros(L.W_SIZE, dtype=np.float64)
+        else:
+            w = np.zeros(L.W_SIZE + L.BLOCK_TABLE, dtype=np.float64)
+            w[:L.W_SIZE] = policy.weights
+            _kernel().fill_block_table(w)
+        _WEIGHTS[policy] = w
     return w
 
 

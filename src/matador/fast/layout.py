@@ -75,6 +75,7 @@ W_BLANK = 7
 W_BLANK_NO_MATADOR = 8
 W_DRAW_COST = 9
 W_SIZE = 10
+BLOCK_TABLE = 29 ** 4  # block values after the weights (greedy policies only)
 
 RANDOM = 0
 GREEDY = 1
