@@ -80,25 +80,35 @@ class Stream:
         self.counter = counter
         """Draws taken so far; the next draw is number ``counter + 1``."""
 
+    # The methods spell the constants out (GOLDEN, MIX1, MIX2, MASK64): this is the
+    # pure-Python playouts' hottest code, and literals cost no look-up.
+
     def draw(self) -> int:
         """The next 64-bit draw."""
-        self.counter += 1
-        z = (self.key + self.counter * GOLDEN) & MASK64
-        z = (z ^ (z >> 30)) * MIX1 & MASK64
-        z = (z ^ (z >> 27)) * MIX2 & MASK64
+        c = self.counter = self.counter + 1
+        z = (self.key + c * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & 0xFFFFFFFFFFFFFFFF
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EB & 0xFFFFFFFFFFFFFFFF
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         """An integer in ``0..n-1`` (``n`` between 1 and ``2**32``) from the next draw."""
-        return ((self.draw() >> 32) * n) >> 32
+        c = self.counter = self.counter + 1
+        z = (self.key + c * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & 0xFFFFFFFFFFFFFFFF
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EB & 0xFFFFFFFFFFFFFFFF
+        return (((z ^ (z >> 31)) >> 32) * n) >> 32
 
-    def randrange(self, n: int) -> int:
-        """Same as :meth:`below` (the one-argument form of ``random.Random.randrange``)."""
-        return ((self.draw() >> 32) * n) >> 32
+    randrange = below
+    """Same as :meth:`below` (the one-argument form of ``random.Random.randrange``)."""
 
     def random(self) -> float:
         """A float in ``[0, 1)`` with 53 random bits, from the next draw."""
-        return (self.draw() >> 11) * UNIT
+        c = self.counter = self.counter + 1
+        z = (self.key + c * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & 0xFFFFFFFFFFFFFFFF
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EB & 0xFFFFFFFFFFFFFFFF
+        return ((z ^ (z >> 31)) >> 11) * 1.1102230246251565e-16
 
     def __repr__(self) -> str:
         return f"Stream({self.key:#x}, {self.counter})"
