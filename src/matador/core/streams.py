@@ -56,10 +56,12 @@ def stream_key(seed: int, *indices: int) -> int:
     >>> stream_key(1, 2) == stream_key(1, 2) != stream_key(1, 3)
     True
     """
-    if seed < 0 or any(i < 0 for i in indices):
-        raise ValueError(f"stream seeds and indices are >= 0 (got {seed}, {indices})")
     key = mix64(seed & MASK64)
+    if seed < 0:
+        raise ValueError(f"stream seeds and indices are >= 0 (got {seed}, {indices})")
     for i in indices:
+        if i < 0:
+            raise ValueError(f"stream seeds and indices are >= 0 (got {seed}, {indices})")
         key = mix64((key + (i + 1) * GOLDEN) & MASK64)
     return key
 

@@ -76,6 +76,9 @@ class Policy:
     kind: str = "random"
     epsilon: float = 0.0
     weights: tuple[float, ...] = ()
+    gaps: tuple[float, ...] = ()
+    """For ``greedy``: P(the next j + 1 choices are greedy) for j = 0, 1, ... (decreasing);
+    see :func:`matador.players.rollout.next_gap`."""
 
     def __post_init__(self) -> None:
         if self.kind not in ("random", "greedy"):
@@ -83,6 +86,9 @@ class Policy:
         if self.kind == "greedy" and len(self.weights) != L.W_SIZE:
             raise ValueError(f"a greedy policy needs {L.W_SIZE} weights, got "
                              f"{len(self.weights)}")
+        if self.kind == "greedy" and not self.gaps:
+            raise ValueError("a greedy policy needs its gap thresholds "
+                             "(matador.players.rollout.kernel_policy builds them)")
         if not 0.0 <= self.epsilon <= 1.0:
             raise ValueError(f"epsilon {self.epsilon!r} is not a probability")
 
@@ -141,9 +147,11 @@ def _weights(policy: Policy) -> np.ndarray:
         if policy.kind == "random":
             w = np.zeros(L.W_SIZE, dtype=np.float64)
         else:
-            w = np.zeros(L.W_SIZE + L.BLOCK_TABLE, dtype=np.float64)
+            w = np.zeros(L.W_SIZE + L.BLOCK_TABLE + 1 + len(policy.gaps), dtype=np.float64)
             w[:L.W_SIZE] = policy.weights
             _kernel().fill_block_table(w)
+            w[L.W_SIZE + L.BLOCK_TABLE] = len(policy.gaps)
+            w[L.W_SIZE + L.BLOCK_TABLE + 1:] = policy.gaps
         _WEIGHTS[policy] = w
     return w
 

@@ -33,6 +33,7 @@ from numba.extending import intrinsic
 from matador.core.moves import MOVE_END, MOVE_EXPOSED, MOVE_TILE, MOVE_TOUCH
 from matador.core.tiles import HALVES, LEAD_RANK, PIPS
 from matador.fast.layout import (
+    BLOCK_TABLE,
     OUT_DECISIONS,
     OUT_LEADER,
     OUT_PIPS,
@@ -340,6 +341,17 @@ def fill_block_table(w: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
+def _next_gap(w: np.ndarray, u: float) -> int:
+    """``matador.players.rollout.next_gap``: the gap thresholds above ``u``."""
+    base = W_SIZE + BLOCK_TABLE
+    n = np.int64(w[base])
+    k = 0
+    while k < n and w[base + 1 + k] > u:
+        k += 1
+    return k
+
+
+@njit(cache=True, inline="always")
 def _block_index(total: int, c: int, size: int, boneyard: int) -> int:
     return ((size * 29 + boneyard) * 29 + total) * 29 + c
 
@@ -540,10 +552,11 @@ def play(row: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int, epsilon: fl
     """Play the hand in ``row`` to its end with ``policy``; ``record`` keeps its moves.
 
     Random: a choice among ``n > 1`` moves takes ``below(n)``. Greedy
-    (``policy_move``): one ``random()`` draw, then with probability ``epsilon``
-    a ``below(n)`` draw and a random move, otherwise the greedy move. A
-    forced move takes no draw. ``row[ROW_DECISIONS]`` counts on from its value
-    (0 for a fresh row) and says where the next move is recorded.
+    (``greedy_rollout``): one ``random()`` draw gives the number of greedy
+    choices before the next random one (``next_gap``); a random choice takes
+    ``below(n)``, then a new gap (``epsilon`` lives in the gap table of ``w``).
+    A forced move takes no draw. ``row[ROW_DECISIONS]`` counts on from its
+    value (0 for a fresh row) and says where the next move is recorded.
 
     One loop with the state in local variables: legal moves as two 49-bit
     masks (left and right end, bit ``7 touching + exposed``) plus draw or pass,
@@ -572,6 +585,10 @@ def play(row: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int, epsilon: fl
     counter = row[ROW_COUNTER]
     decisions = row[ROW_DECISIONS]
     cap = record.shape[0]
+    gap = 0
+    if greedy:  # greedy_rollout: one draw for the run of greedy choices that starts now
+        counter += 1
+        gap = _next_gap(w, unit(key, counter))
     while s >= 0:
         hand = row[ROW_HANDS + s]
         extra = 0
@@ -619,13 +636,14 @@ def play(row: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int, epsilon: fl
         elif not greedy:
             counter += 1
             k = below(key, counter, nm)
+        elif gap:
+            gap -= 1
+            k = -1
         else:
             counter += 1
-            if unit(key, counter) < epsilon:
-                counter += 1
-                k = below(key, counter, nm)
-            else:
-                k = -1
+            k = below(key, counter, nm)
+            counter += 1
+            gap = _next_gap(w, unit(key, counter))
         if k < 0:  # the greedy move, from the list of legal moves
             i = 0
             base = 0 if left < 0 else 28

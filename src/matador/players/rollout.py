@@ -51,7 +51,8 @@ def kernel_policy(epsilon: float = EPSILON) -> Policy:
     from matador.fast.encode import WEIGHT_NAMES
 
     weights = greedy_weights()
-    return Policy("greedy", epsilon, tuple(weights[name] for name in WEIGHT_NAMES))
+    return Policy("greedy", epsilon, tuple(weights[name] for name in WEIGHT_NAMES),
+                  gap_thresholds(epsilon))
 
 
 def win_values(state: HandState) -> list[float]:
@@ -71,15 +72,18 @@ def policy_move(state: HandState, rng: RandomSource, epsilon: float = EPSILON) -
 
     The policy sees its hand, the ends, the tiles it has not seen and the
     next seat's tile count. A choice takes one ``rng.random()``, and one
-    ``rng.randrange`` when it goes random; a forced move takes nothing. The
-    kernel's greedy policy (:func:`kernel_policy`) makes the same moves from
-    the same :class:`~matador.core.streams.Stream`.
+    ``rng.randrange`` when it goes random; a forced move takes nothing.
+    :func:`greedy_rollout` plays the same policy with fewer draws.
     """
     ids = state.legal_move_ids()
     if len(ids) == 1:
         return ids[0]
     if rng.random() < epsilon:
         return ids[rng.randrange(len(ids))]
+    return _greedy_of(state, ids)
+
+
+def _greedy_of(state: HandState, ids: tuple[int, ...]) -> int:
     s = state.to_move
     hands = state.hands
     hand = hands[s]
@@ -88,10 +92,69 @@ def policy_move(state: HandState, rng: RandomSource, epsilon: float = EPSILON) -
                        hands[(s + 1) % state.players].bit_count(), state.boneyard_size)
 
 
+GAP_TABLE = 1024
+"""Longest run of greedy choices a rollout draws at once (the next one is then drawn again)."""
+
+
+@lru_cache(maxsize=16)
+def gap_thresholds(epsilon: float) -> tuple[float, ...]:
+    """``(1 - epsilon) ** (j + 1)`` for ``j < GAP_TABLE``: P(the next j + 1 choices are greedy)."""
+    q = 1.0 - epsilon
+    return tuple(q ** (j + 1) for j in range(GAP_TABLE))
+
+
+def next_gap(rng: RandomSource, thresholds: tuple[float, ...]) -> int:
+    """How many greedy choices come before the next random one (a geometric draw).
+
+    With ``u = rng.random()`` it is the number of thresholds above ``u``: the
+    choice after ``k`` greedy ones is random with probability ``epsilon``,
+    independently, as in :func:`policy_move`; one draw serves a whole run.
+    """
+    u = rng.random()
+    k = 0
+    n = len(thresholds)
+    while k < n and thresholds[k] > u:
+        k += 1
+    return k
+
+
 def greedy_rollout(state: HandState, rng: RandomSource, epsilon: float = EPSILON) -> None:
-    """Play ``state`` to the end, every seat using :func:`policy_move`."""
+    """Play ``state`` to the end, every seat using the policy of :func:`policy_move`.
+
+    Each choice (a decision with more than one legal move) is random with
+    probability ``epsilon``, greedy otherwise, as :func:`policy_move` makes it;
+    the draws differ: one ``random()`` at the start and after each random
+    choice gives the number of greedy choices before the next random one
+    (:func:`next_gap`), and a random choice takes one ``randrange``. The
+    kernel's greedy policy (:func:`kernel_policy`) makes exactly these moves
+    from the same :class:`~matador.core.streams.Stream`.
+    """
+    thresholds = gap_thresholds(epsilon)
+    gap = next_gap(rng, thresholds)
+    tb = state._tb
+    hands = state.hands
+    after = _NEXT_SEAT[state.players]
+    legal = state.legal_move_ids
+    push = state.push
     while state.outcome is None:
-        state.push(policy_move(state, rng, epsilon))
+        ids = legal()
+        if len(ids) == 1:
+            push(ids[0])
+        elif gap:
+            gap -= 1
+            s = state.to_move
+            hand = hands[s]
+            push(greedy_move(tb, hand, state.left, state.right, ids,
+                             ALL_TILES & ~hand & ~state.played, hands[after[s]].bit_count(),
+                             state.boneyard_size))
+        else:
+            push(ids[rng.randrange(len(ids))])
+            gap = next_gap(rng, thresholds)
+
+
+#: ``_NEXT_SEAT[n][s]``: the seat after ``s`` at a table of ``n`` (R13).
+_NEXT_SEAT: tuple[tuple[int, ...], ...] = tuple(
+    tuple((s + 1) % n for s in range(n)) if n else () for n in range(5))
 
 
 class EndgameSolver:
