@@ -1,16 +1,29 @@
-"""Fixtures for the command-line tests: the installed ``matador`` executable, run as a user."""
+"""Fixtures for the command-line tests: ``matador`` run in process, or as the installed executable.
+
+``matador`` (the fixture most tests use) calls :func:`matador.cli.main.main` with the
+arguments, feeding standard input and capturing standard output and error as bytes
+decoded from UTF-8, in this process: the same code path as the executable, without
+starting an interpreter per call. ``matador_process`` runs the installed executable
+for what only a real process shows (its exit status at the top, the encoding of
+its streams, signals, terminals); a few tests in each module use it.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import json
+import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from matador.cli.main import main
 
 MATADOR = Path(sys.executable).parent / "matador"
 
@@ -39,8 +52,58 @@ def _installed() -> None:
                     "(pip install -e . in this environment)")
 
 
+class _Kept(io.BytesIO):
+    """A byte buffer that outlives ``close()`` (a command may close its standard output)."""
+
+    def close(self) -> None:
+        self.flush()
+
+
+@contextlib.contextmanager
+def _streams(data: bytes, cwd: Path | None) -> Iterator[tuple[io.BytesIO, io.BytesIO]]:
+    out, err = _Kept(), _Kept()
+    saved = sys.stdin, sys.stdout, sys.stderr
+    here = os.getcwd()
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", newline=None)
+    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", newline="\n", write_through=True)
+    sys.stderr = io.TextIOWrapper(err, encoding="utf-8", newline="\n", write_through=True)
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        yield out, err
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(ValueError):
+                stream.flush()
+        sys.stdin, sys.stdout, sys.stderr = saved
+        os.chdir(here)
+
+
+def run_in_process(*args: str | Path, stdin: str | bytes | None = None,
+                   cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``matador args`` through :func:`matador.cli.main.main` in this process."""
+    data = stdin.encode() if isinstance(stdin, str) else (stdin or b"")
+    argv = [str(a) for a in args]
+    with _streams(data, cwd) as (out, err):
+        try:
+            status = main(argv)
+        except SystemExit as e:  # argparse's usage errors, --help, --version
+            status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            if isinstance(e.code, str):
+                sys.stderr.write(e.code + "\n")
+    return subprocess.CompletedProcess(["matador", *argv], status,
+                                       out.getvalue().decode("utf-8", "surrogateescape"),
+                                       err.getvalue().decode("utf-8", "surrogateescape"))
+
+
 @pytest.fixture
 def matador() -> Run:
+    """A function running ``matador`` in this process (see the module docstring)."""
+    return run_in_process
+
+
+@pytest.fixture
+def matador_process() -> Run:
     """A function running the installed ``matador`` executable."""
     return run_matador
 
