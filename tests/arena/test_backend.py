@@ -61,6 +61,7 @@ def serial() -> tuple[list[tuple[object, ...]], list[str]]:
     return arena(), records()
 
 
+@pytest.mark.slow
 def test_local_processes_equal_serial(serial: tuple[list[tuple[object, ...]], list[str]]
                                       ) -> None:
     assert arena(jobs=2) == serial[0]

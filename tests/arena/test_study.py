@@ -79,6 +79,7 @@ def test_a_cell_is_the_same_with_and_without_the_kernel() -> None:
     assert a == b
 
 
+@pytest.mark.slow
 def test_a_seeded_study_is_reproducible_and_backend_independent() -> None:
     one = run_study(SMALL)
     again = run_study(SMALL)
@@ -123,6 +124,7 @@ def test_report_files(tmp_path: Path) -> None:
     assert data["spec"]["seed"] == 5 and len(data["cells"]) == 6
 
 
+@pytest.mark.slow
 def test_cli_study_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "s"
     done = subprocess.run([str(MATADOR), "study", "--preset", "classic", "--players", "2",

@@ -133,6 +133,7 @@ def test_full_hand_against_an_easy_bot_in_english(tmp_path: Path, matador: Any) 
     assert summary("en", 1, result, result["points"]) in text
 
 
+@pytest.mark.slow
 def test_short_match_in_spanish(tmp_path: Path, matador: Any) -> None:
     """A match to 30 points in Spanish: several hands, the review, records that replay."""
     save = tmp_path / "partida.jsonl"
@@ -173,6 +174,7 @@ def faces(tile: int) -> tuple[str, str]:
     return f"[{a}|{b}]", f"[{b}|{a}]"
 
 
+@pytest.mark.slow
 def test_hot_seat_hides_the_other_hand(tmp_path: Path, matador: Any) -> None:
     """Two people at one keyboard (in Czech): during a seat's turns no tile of the other hand
     that seat could not see is ever on the screen; the screen is cleared between them."""

@@ -137,6 +137,7 @@ def test_play_out_of_finished_states_reports_their_outcome() -> None:
     assert tuple(int(x) for x in out.points[0]) == state.outcome.points
 
 
+@pytest.mark.slow
 def test_threads_do_not_change_results() -> None:
     rules = Rules.from_preset("russian")
     one = fast.play_hands(rules, 3, 4, 3 * fast.CHUNK + 17)

@@ -142,6 +142,7 @@ def test_go_reports_samples_and_time_then_bestmove() -> None:
         pipe.close()
 
 
+@pytest.mark.slow
 def test_go_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
     state = opening(seed=8)
     answers = []

@@ -106,6 +106,7 @@ def true_views(rules: Rules, players: int, seed: int, deals: int,
     return truths
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "players", "bots"), [
     ("classic", 3, ["greedy", "random", "pimc:5it"]),
     ("paluba", 2, ["greedy", "random"]),   # three tiles set aside, never seen by anyone

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from .client import TableClient, WsTransport, create_table
 from .conftest import MATADOR, Live, fast_settings, live_server, run
@@ -130,6 +131,7 @@ def test_an_absent_person_is_replaced_on_their_turn(tmp_path: Path) -> None:
     run(go())
 
 
+@pytest.mark.slow
 def test_a_spent_clock_hands_the_move_to_the_bot_and_pauses_while_down(
         tmp_path: Path) -> None:
     async def go() -> str:
@@ -236,6 +238,7 @@ def test_the_lobby_refuses_bad_tables_and_serves_its_pages(tmp_path: Path) -> No
     run(go())
 
 
+@pytest.mark.slow
 def test_matador_serve_prints_its_url_and_serves_the_home_page(tmp_path: Path) -> None:
     proc = subprocess.Popen([str(MATADOR), "serve", "--port", "0", "--data-dir", str(tmp_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
@@ -255,6 +258,7 @@ def test_matador_serve_prints_its_url_and_serves_the_home_page(tmp_path: Path) -
         assert proc.wait(15) in (0, 130)  # stopped by Ctrl-C
 
 
+@pytest.mark.slow
 def test_matador_serve_refuses_bad_options(tmp_path: Path) -> None:
     done = subprocess.run([str(MATADOR), "serve", "--engine", "nocommand"], capture_output=True,
                           text=True, check=False)
@@ -264,6 +268,7 @@ def test_matador_serve_refuses_bad_options(tmp_path: Path) -> None:
     assert done.returncode == 2 and "error: --db:" in done.stderr
 
 
+@pytest.mark.slow
 def test_verify_catches_a_tampered_record(tmp_path: Path) -> None:
     async def go() -> str:
         async with live_server(fast_settings(tmp_path)) as live:
@@ -295,6 +300,7 @@ def test_verify_catches_a_tampered_record(tmp_path: Path) -> None:
     assert "commitment" in lines[0]["problems"][0] and "boneyard" in lines[1]["problems"][0]
 
 
+@pytest.mark.slow
 def test_an_operators_engine_takes_a_seat(tmp_path: Path) -> None:
     engine = f"{MATADOR} engine greedy"
 
@@ -337,6 +343,7 @@ def test_finished_tables_leave_memory_and_come_back(tmp_path: Path) -> None:
     run(go())
 
 
+@pytest.mark.slow
 def test_after_a_restart_an_absent_person_is_replaced(tmp_path: Path) -> None:
     """The log said both seats were online when the server stopped; after the restart only
     one person comes back, and the other's turn goes to a bot after the grace period."""

@@ -61,6 +61,7 @@ def test_a_two_seat_hand_person_against_bot(tmp_path: Path) -> None:
     run(go())
 
 
+@pytest.mark.slow
 def test_records_download_replays_and_verifies(tmp_path: Path) -> None:
     async def go() -> str:
         async with live_server(fast_settings(tmp_path)) as live:

@@ -251,6 +251,7 @@ FUZZ = [
 ]
 
 
+@pytest.mark.slow
 def test_protocol_fuzz(tmp_path: Path) -> None:
     async def go() -> None:
         async with live_server(fast_settings(tmp_path)) as live:
@@ -278,6 +279,7 @@ def test_protocol_fuzz(tmp_path: Path) -> None:
     run(go())
 
 
+@pytest.mark.slow
 def test_moves_after_the_end(tmp_path: Path) -> None:
     async def go() -> None:
         async with live_server(fast_settings(tmp_path)) as live:

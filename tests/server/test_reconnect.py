@@ -21,6 +21,7 @@ from .client import Closed, TableClient, WsTransport, create_table
 from .conftest import ServerProcess, fast_settings, live_server, run
 
 
+@pytest.mark.slow
 def test_a_short_gap_is_replayed_and_a_long_one_snapshot(tmp_path: Path) -> None:
     async def go() -> None:
         async with live_server(fast_settings(tmp_path, replay_limit=8)) as live:
