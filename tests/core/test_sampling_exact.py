@@ -236,8 +236,10 @@ def _cost(view: PlayerView) -> int:
 
 # Big hands and a small boneyard keep the hidden part small enough to enumerate.
 CASES = [
-    ("classic", {"hand_size": 12, "players": [2, 2]}, 2, 1),
-    ("classic", {"hand_size": 11, "players": [2, 2], "draw": "one"}, 2, 2),
+    pytest.param("classic", {"hand_size": 12, "players": [2, 2]}, 2, 1,
+                 marks=pytest.mark.slow),
+    pytest.param("classic", {"hand_size": 11, "players": [2, 2], "draw": "one"}, 2, 2,
+                 marks=pytest.mark.slow),
     ("paluba", {"hand_size": 11}, 2, 3),
     ("russian", {"hand_size": 12, "players": [2, 2]}, 2, 4),
     ("six", {"hand_size": 12, "players": [2, 2], "matador_optional": False}, 2, 5),

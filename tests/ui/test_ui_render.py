@@ -33,7 +33,8 @@ from matador.ui.render import (
 from matador.ui.rules_text import render_rules, rule_lines
 
 CASES = [("classic", 2), pytest.param("classic", 4, marks=pytest.mark.slow), ("paluba", 2),
-         pytest.param("russian", 3, marks=pytest.mark.slow), ("six", 4)]
+         pytest.param("russian", 3, marks=pytest.mark.slow),
+         pytest.param("six", 4, marks=pytest.mark.slow)]
 
 
 @pytest.fixture(autouse=True)
