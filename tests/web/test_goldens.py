@@ -66,10 +66,12 @@ def stand_in(snap: dict[str, Any], room: dict[str, Any]) -> Any:
 
 
 def differs(a: Image.Image, b: Image.Image) -> float:
+    """The share of pixels that differ visibly (1.0 when the sizes differ)."""
     if a.size != b.size:
         return 1.0
     diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB"))
-    bad = sum(1 for px in diff.getdata() if max(px) > 48)
+    pixels = getattr(diff, "get_flattened_data", diff.getdata)()  # getdata: Pillow < 12
+    bad = sum(1 for px in pixels if max(px) > 48)
     return bad / (a.size[0] * a.size[1])
 
 
@@ -85,20 +87,36 @@ def test_the_table_looks_as_it_did(server: Server, people: Any, name: str,
     p.page.goto(f"{server.url}/t/{table_id}?lang=en#seat=golden-token-000000")
     p.page.wait_for_selector("#conn.ok")
     p.page.wait_for_selector("#hand button")
+    # the title names the table's random id, whose width would move what follows it
+    p.page.evaluate("document.querySelector('.title').textContent = 'Table golden'")
+    # everything the page fetches by itself (the score sheet) is in, fonts are loaded and
+    # the layout has not moved for two frames: a loaded machine takes the same picture
+    p.page.wait_for_load_state("networkidle")
+    p.page.wait_for_selector("#sheet > *")
     p.page.evaluate("document.fonts.ready")
-    shot = p.page.screenshot(full_page=True, mask=[p.page.locator(".title")],
-                             animations="disabled")
+    p.page.evaluate("""() => new Promise((done) => {
+        let last = -1;
+        const look = () => {
+            const now = document.documentElement.scrollHeight;
+            if (now === last) { done(now); } else { last = now; requestAnimationFrame(look); }
+        };
+        requestAnimationFrame(look);
+    })""")
+    shot = p.page.screenshot(full_page=True, animations="disabled")
     golden = GOLDENS / f"table-{name}.png"
     if UPDATE:
         GOLDENS.mkdir(exist_ok=True)
         golden.write_bytes(shot)
         return
     assert golden.exists(), f"{golden} is missing: MATADOR_UPDATE_GOLDENS=1 makes it"
-    got = Image.open(io.BytesIO(shot))
-    share = differs(got, Image.open(golden))
+    got, want = Image.open(io.BytesIO(shot)), Image.open(golden)
+    share = differs(got, want)
     if share > TOLERANCE:
         (GOLDENS / f"table-{name}.actual.png").write_bytes(shot)
-    assert share <= TOLERANCE, f"{share:.2%} of the pixels differ (see {name}.actual.png)"
+    assert got.size == want.size, (
+        f"the page is {got.size[0]}x{got.size[1]} px, the golden {want.size[0]}x{want.size[1]}"
+        f" (see table-{name}.actual.png)")
+    assert share <= TOLERANCE, f"{share:.2%} of the pixels differ (see table-{name}.actual.png)"
     # the phone layout has no horizontal scroll and tap targets of 44 px at least
     width = p.page.evaluate("document.documentElement.scrollWidth")
     assert width <= viewport["width"]
