@@ -198,7 +198,8 @@ def test_error_stays_on_one_line(matador: Any, example: dict[str, Any], write: W
     example["bad\nkey"] = 1
     done = matador("replay", write("hand.json", json.dumps(example)))
     assert done.returncode == 2
-    assert done.stderr == "error: bad\\nkey: " + done.stderr.split(": ", 2)[2]
+    assert done.stderr == "error: record['bad\\nkey']: unknown key (a record has rules, " \
+        "players, deal, moves, meta, result)\n"
     assert done.stderr.count("\n") == 1
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from matador.cli.common import EXIT_OK, CliError, dumps, load_record, read_bytes, seed_of
+from matador.cli.common import EXIT_OK, CliError, dumps, integer, one_record, seed_of
 from matador.core.moves import MOVES
 from matador.players.analysis import Analysis, analyse, review, view_at
 from matador.players.base import BotError, Budget
@@ -21,6 +21,7 @@ examples:
   matador analyse hand.json                      review every decision of the hand
   matador analyse hand.json --seat 0 --budget 1s review seat 0's decisions, 1 s each
   matador analyse hand.json --ply 3 --json       machine-readable
+  matador analyse games.jsonl --hand 2 --ply 0   a record of a file of several
 
 win is the estimated chance of winning the hand (a hand with no winner counts
 1/N), points the expected points of the hand for that seat (R21 + R22), and
@@ -37,15 +38,20 @@ def add_parser(commands: Any) -> None:
                     "expected points; without --ply, review every decision and mark what "
                     "each move cost.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("record", metavar="RECORD.json", help="the record (- for standard input)")
-    parser.add_argument("--ply", type=int, metavar="K",
+    parser.add_argument("record", metavar="RECORD.json",
+                        help="the record (- for standard input), or a file of records, one "
+                             "per line, with --hand")
+    parser.add_argument("--hand", type=integer, metavar="K",
+                        help="analyse the K-th record (1-based) of a file of several, such as "
+                             "matador play saves")
+    parser.add_argument("--ply", type=integer, metavar="K",
                         help="analyse only the position before move K (0-based)")
-    parser.add_argument("--seat", type=int, action="append", metavar="S",
+    parser.add_argument("--seat", type=integer, action="append", metavar="S",
                         help="review only this seat's decisions (repeatable)")
     parser.add_argument("--budget", default="300ms", metavar="B",
                         help="search budget per position, e.g. 300ms, 1s, 500it "
                              "(default: 300ms)")
-    parser.add_argument("--seed", type=int, metavar="S", help="seed of the sampling")
+    parser.add_argument("--seed", type=integer, metavar="S", help="seed of the sampling")
     parser.add_argument("--json", action="store_true", help="print JSON lines instead of tables")
     parser.set_defaults(run=run, parser=parser)
 
@@ -56,9 +62,13 @@ def run(args: argparse.Namespace) -> int:
         budget = Budget.parse(args.budget)
     except BotError as e:
         raise CliError("--budget", str(e)) from None
-    record = load_record(read_bytes(args.record))
-    if args.ply is not None and not 0 <= args.ply <= len(record.moves):
-        raise CliError("--ply", f"{args.ply} is not a ply of this record (0..{len(record.moves)})")
+    record = one_record(args.record, args.hand)
+    if args.ply is not None:
+        # The plies with a decision: before each move, and after the last if not over.
+        last = len(record.moves) - (record.state().is_over and len(record.moves) > 0)
+        if not 0 <= args.ply <= last:
+            raise CliError("--ply", f"{args.ply} is not a ply with a seat to move in this "
+                                    f"record (0..{last})")
     for seat in args.seat or []:
         if not 0 <= seat < record.players:
             raise CliError("--seat", f"{seat} is not a seat of this record "

@@ -19,7 +19,9 @@ from matador.cli.common import (
     CliError,
     add_rule_options,
     count,
+    integer,
     open_output,
+    positive,
     progress_bar,
     rules_of,
     seed_of,
@@ -65,13 +67,13 @@ def add_parser(commands: Any) -> None:
              "a strength level, or an MEP engine \"engine:COMMAND\" (docs/protocol.md); "
              "give at least two")
     add_rule_options(parser)
-    parser.add_argument("--deals", type=_positive, default=100, metavar="D",
+    parser.add_argument("--deals", type=positive, default=100, metavar="D",
                         help="number of deals, each played in every seat rotation "
                              "(default 100)")
-    parser.add_argument("--seed", type=int, metavar="S",
+    parser.add_argument("--seed", type=integer, metavar="S",
                         help="seed of the deals and of the bots' random generators "
                              "(default: a fresh random seed, shown in the summary)")
-    parser.add_argument("--jobs", type=_positive, default=1, metavar="J",
+    parser.add_argument("--jobs", type=positive, default=1, metavar="J",
                         help="worker processes (default 1: play in this process)")
     add_backend_options(parser, jobs=False)
     parser.add_argument("--match", action="store_true",
@@ -88,13 +90,6 @@ def add_parser(commands: Any) -> None:
                         help="draw the ladder with its intervals to FILE.png (needs "
                              "matplotlib)")
     parser.set_defaults(run=run, parser=parser)
-
-
-def _positive(text: str) -> int:
-    value = count(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import secrets
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO, TypeVar
 
 from rich.console import Console
 from rich.progress import (
@@ -26,8 +27,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from matador.core.errors import MatadorError, RulesError
-from matador.core.record import Record, parse_record
+from matador.core.errors import MatadorError, RecordError, RulesError, printable, quote
+from matador.core.record import Record, RecordLine, parse_record, parse_records
 from matador.core.rules import Rules, resolve_preset
 
 EXIT_OK = 0
@@ -36,6 +37,7 @@ EXIT_ERROR = 2
 """Exit status of a refused record, an unreadable file or bad arguments (argparse's own)."""
 STDIO = "-"
 """The file name that means standard input or standard output."""
+T = TypeVar("T")
 
 
 class CliError(Exception):
@@ -56,22 +58,49 @@ class CliError(Exception):
         return cls("record", str(error))
 
 
-def one_line(text: str) -> str:
-    """``text`` with line breaks and other unprintable characters escaped, so it fits one line.
+MAX_WHERE = 200
+"""The longest WHERE printed, in characters (the core's messages quote short excerpts; this
+is the last guard, for names that come from elsewhere, such as file names)."""
+MAX_WHY = 2000
+"""The longest WHY printed, in characters."""
 
-    >>> one_line('bad key "a\\nb"')
-    'bad key "a\\\\nb"'
+
+def message(where: str, why: str) -> str:
+    """``WHERE: WHY`` on one printable line, each part cut to its maximum length.
+
+    >>> message("deal", 'bad "a\\nb"')
+    'deal: bad "a\\\\nb"'
     """
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
-                   for c in text)
+    where = printable(where) or "input"
+    why = printable(why)
+    if len(where) > MAX_WHERE:
+        where = where[:MAX_WHERE] + "..."
+    if len(why) > MAX_WHY:
+        why = why[:MAX_WHY] + "..."
+    return f"{where}: {why}"
+
+
+def error_line(where: str, why: str) -> str:
+    """The line ``error: WHERE: WHY`` (see :func:`message`)."""
+    return "error: " + message(where, why)
 
 
 def print_error(error: CliError) -> None:
     """Print ``error: WHERE: WHY`` as exactly one line on standard error."""
-    sys.stderr.write(f"error: {one_line(error.where)}: {one_line(error.why)}\n")
+    sys.stderr.write(error_line(error.where, error.why) + "\n")
     sys.stderr.flush()
+
+
+def safe_streams() -> None:
+    """Make standard output and error escape what they cannot encode instead of failing.
+
+    A lone surrogate in a record's free-form ``meta`` (``"\\ud800"`` is valid JSON)
+    would otherwise end a command with ``UnicodeEncodeError``.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 def dumps(value: Any) -> str:
@@ -88,6 +117,45 @@ def load_record(data: bytes) -> Record:
         return parse_record(data)
     except MatadorError as e:
         raise CliError.of(e) from None
+
+
+def load_records(path: str) -> list[RecordLine]:
+    """The records of ``path`` (``-``: standard input): one record, or one per line.
+
+    See :func:`~matador.core.record.parse_records`: what ``play`` and
+    ``simulate`` write (a record per line) reads here, a refused line named by
+    its number without stopping the others.
+    """
+    return parse_records(read_bytes(path))
+
+
+def refusal(entry: RecordLine) -> CliError:
+    """The :class:`CliError` of a refused record."""
+    error = entry.error if entry.error is not None else RecordError("record", "refused")
+    return CliError(error.where, error.why)
+
+
+def choose_hand(entries: list[T], hand: int | None, path: str) -> list[T]:
+    """The records ``--hand K`` picks (1-based; ``None``: all); a bad K is a CliError."""
+    if hand is None:
+        return entries
+    if not 1 <= hand <= len(entries):
+        what = "hand" if len(entries) == 1 else f"hands (1..{len(entries)})"
+        raise CliError("--hand", f"{hand} is not a hand of {printable(path)}, which holds "
+                                 f"{len(entries)} {what}")
+    return [entries[hand - 1]]
+
+
+def one_record(path: str, hand: int | None) -> Record:
+    """The one record a command works on: the file's only record, or ``--hand K`` of many."""
+    entries = choose_hand(load_records(path), hand, path)
+    if len(entries) > 1:
+        raise CliError(path, f"holds {len(entries)} records, one per line: choose one with "
+                             f"--hand K (1..{len(entries)})")
+    entry = entries[0]
+    if entry.record is None:
+        raise refusal(entry)
+    return entry.record
 
 
 # -- files ---------------------------------------------------------------------
@@ -157,7 +225,7 @@ def override(text: str) -> tuple[str, Any]:
     name = name.strip()
     if not sep or not name:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not NAME=VALUE (e.g. draw=one or hand_size='{{\"2\": 7}}')")
+            f"{quote(text)} is not NAME=VALUE (e.g. draw=one or hand_size='{{\"2\": 7}}')")
     try:
         value: Any = json.loads(raw)
     except ValueError:
@@ -171,7 +239,7 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
         "--preset", required=True, type=preset_name, metavar="P",
         help="rule preset: classic, paluba, russian or six (aliases: spanish, matador, "
              "czech, six-matador, sixes)")
-    parser.add_argument("--players", required=True, type=int, metavar="N",
+    parser.add_argument("--players", required=True, type=integer, metavar="N",
                         help="number of players (the preset says which counts it allows)")
     parser.add_argument(
         "--set", action="append", default=[], type=override, metavar="NAME=VALUE",
@@ -213,14 +281,33 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
         yield update
 
 
+_INTEGER = re.compile(r"-?[0-9]{1,100}", re.ASCII)
+
+
+def integer(text: str) -> int:
+    """An argparse type: an integer in ASCII digits (``int`` would also take ``'٣'`` or ``'1_0'``).
+
+    >>> integer("-7")
+    -7
+    """
+    if not _INTEGER.fullmatch(text.strip()):
+        raise argparse.ArgumentTypeError(f"{quote(text)} is not a whole number")
+    return int(text)
+
+
 def count(text: str) -> int:
     """An argparse type: a whole number, zero or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = integer(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number, one or more."""
+    value = count(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
     return value
 
 

@@ -6,7 +6,14 @@ import argparse
 import random
 from typing import Any
 
-from matador.cli.common import EXIT_OK, add_rule_options, open_output, rules_of, seed_of
+from matador.cli.common import (
+    EXIT_OK,
+    add_rule_options,
+    integer,
+    open_output,
+    rules_of,
+    seed_of,
+)
 from matador.core.record import Record
 from matador.core.state import Deal
 
@@ -30,7 +37,7 @@ def add_parser(commands: Any) -> None:
                     "new hand as one JSON line.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rule_options(parser)
-    parser.add_argument("--seed", type=int, metavar="S",
+    parser.add_argument("--seed", type=integer, metavar="S",
                         help="seed of the shuffle, for a reproducible deal "
                              "(default: a fresh random seed)")
     parser.add_argument("--out", metavar="FILE",

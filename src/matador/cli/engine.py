@@ -43,7 +43,6 @@ def run(args: argparse.Namespace) -> int:
         engine = Engine(args.bot)
     except MatadorError as e:
         raise CliError("bot", str(e)) from None
-    # Line-buffered text both ways, whatever the platform's defaults for pipes.
-    if hasattr(sys.stdout, "reconfigure"):
-        sys.stdout.reconfigure(line_buffering=True)
-    return serve(engine)
+    # Bytes both ways: lines are decoded as UTF-8 one by one (an undecodable line is an
+    # error answer, not the end), answers flushed one by one.
+    return serve(engine, sys.stdin.buffer, sys.stdout.buffer)

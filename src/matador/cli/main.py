@@ -26,7 +26,7 @@ from matador.cli import (
     study,
     verify,
 )
-from matador.cli.common import EXIT_ERROR, CliError, print_error
+from matador.cli.common import EXIT_ERROR, CliError, print_error, safe_streams
 
 EXAMPLES = """\
 examples:
@@ -73,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``matador`` with ``argv`` (default: the process arguments); return the exit status."""
+    safe_streams()
     args, extra = build_parser().parse_known_args(argv)
     if extra:  # reported by the subcommand's parser, so the usage shown is the right one
         args.parser.error(f"unrecognized arguments: {' '.join(extra)}")

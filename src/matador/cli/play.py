@@ -15,7 +15,7 @@ from typing import Any
 
 from rich.console import Console
 
-from matador.cli.common import EXIT_OK, CliError, override, preset_name
+from matador.cli.common import EXIT_OK, CliError, integer, override, preset_name
 from matador.core.errors import MatadorError, RulesError
 from matador.core.rules import Rules
 from matador.ui.game import HUMAN, Game, GameConfig, QuitGame, SeatSpec, Terminal
@@ -51,7 +51,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--preset", type=preset_name, metavar="P",
                         help="rule preset: classic, paluba, russian or six, or an alias "
                              "(default: classic)")
-    parser.add_argument("--players", type=int, metavar="N",
+    parser.add_argument("--players", type=integer, metavar="N",
                         help="number of seats, 2 to 4 (default: the number of --seat, or 2)")
     parser.add_argument("--set", action="append", default=[], type=override,
                         metavar="NAME=VALUE", dest="overrides",
@@ -62,11 +62,11 @@ def add_parser(commands: Any) -> None:
                              "normal, strong, max) or a bot spec; repeatable, in seat order")
     parser.add_argument("--bots", default="normal", metavar="LEVEL",
                         help="the level of the seats not given by --seat (default: normal)")
-    parser.add_argument("--match-target", type=int, metavar="N",
+    parser.add_argument("--match-target", type=integer, metavar="N",
                         help="points that end the match (R23); 0 plays a single hand")
     parser.add_argument("--lang", choices=sorted(LANGUAGES),
                         help="language of the game (default: from the locale, else English)")
-    parser.add_argument("--seed", type=int, metavar="S",
+    parser.add_argument("--seed", type=integer, metavar="S",
                         help="seed of the deals and the bots, to play a match again")
     parser.add_argument("--save", metavar="FILE",
                         help="append each finished hand to FILE as a JSON line (default: "

@@ -2,8 +2,10 @@
 
 One record: the result as one JSON line (``--trace``: a position line per
 ply first); a refused record prints only ``error: WHERE: WHY`` on standard
-error and exits 2. ``--jsonl``: one output line per input line, an error
-object for a refused one, exit 0.
+error and exits 2. A file of several records, one per line (what ``play``
+and ``simulate`` write), replays each in turn, or the one ``--hand K`` picks.
+``--jsonl``: one output line per input line, an error object for a refused
+one, exit 0.
 """
 
 from __future__ import annotations
@@ -15,10 +17,14 @@ from typing import Any
 from matador.cli.common import (
     EXIT_OK,
     CliError,
+    choose_hand,
     dumps,
+    integer,
     load_record,
+    load_records,
+    message,
     open_input,
-    read_bytes,
+    refusal,
 )
 from matador.core.record import replay
 
@@ -27,7 +33,13 @@ examples:
   matador replay hand.json                 {"winner": 0, "reason": "out", ...}
   matador replay --trace hand.json         a position line per ply, then the result
   cat hand.json | matador replay -         read the record from standard input
+  matador replay games.jsonl --hand 2      the second record of a file of several
   matador replay --jsonl archive.jsonl     one line per record: trace and result, or error
+
+A file of several records, one per line (as play and simulate write them), is
+replayed record by record: the lines of each in turn; if one is refused,
+nothing is printed and the error names its line ("error: line 3: moves[2]:
+..."). --jsonl reports each line on its own instead.
 
 exit status: 0 when the record replays (or every --jsonl line is processed);
 2 when the record is refused ("error: WHERE: WHY" on standard error) or a
@@ -53,6 +65,9 @@ def add_parser(commands: Any) -> None:
                         help='replay one record per line of FILE (- for standard input); '
                              'print {"trace": [...], "result": ...} or {"error": "WHERE: WHY"} '
                              "for each line, in order")
+    parser.add_argument("--hand", type=integer, metavar="K",
+                        help="of a file of several records, one per line, replay only the "
+                             "K-th (1-based)")
     parser.set_defaults(run=run, parser=parser)
 
 
@@ -61,25 +76,38 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl is not None:
         if args.record is not None:
             args.parser.error("give either RECORD.json or --jsonl FILE, not both")
+        if args.hand is not None:
+            args.parser.error("--hand picks a record of RECORD.json; --jsonl replays every line")
         return run_jsonl(args.jsonl)
     if args.record is None:
         args.parser.error("a record is required: RECORD.json, - for standard input, "
                           "or --jsonl FILE")
-    record = load_record(read_bytes(args.record))
-    done = replay(record, trace=args.trace)
-    lines = [dumps(position) for position in done.trace]
-    lines.append(dumps(done.result))
+    entries = choose_hand(load_records(args.record), args.hand, args.record)
+    lines: list[str] = []
+    for entry in entries:  # every record is checked before anything is printed
+        if entry.record is None:
+            raise refusal(entry)
+        done = replay(entry.record, trace=args.trace)
+        lines.extend(dumps(position) for position in done.trace)
+        lines.append(dumps(done.result))
     sys.stdout.write("\n".join(lines) + "\n")
     return EXIT_OK
 
 
 def replay_line(line: bytes) -> dict[str, Any]:
-    """The ``--jsonl`` output object for one input line: trace and result, or the error."""
+    """The ``--jsonl`` output object for one input line: trace and result, or the error.
+
+    Never raises: a batch must not stop at one line, so even a failure of the
+    program itself becomes that line's ``error`` (``record: internal error ...``).
+    """
     try:
         record = load_record(line)
+        done = replay(record, trace=True)
     except CliError as e:
-        return {"error": str(e)}
-    done = replay(record, trace=True)
+        return {"error": message(e.where, e.why)}
+    except Exception as e:  # a bug: report it for this line, go on with the next
+        return {"error": message("record", f"internal error, please report it: "
+                                           f"{type(e).__name__}: {e}")}
     return {"trace": done.trace, "result": done.result}
 
 

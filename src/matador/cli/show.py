@@ -8,11 +8,19 @@ from typing import Any
 
 from rich.console import Console
 
-from matador.cli.common import EXIT_OK, CliError, read_bytes
-from matador.core.errors import RecordError
+from matador.cli.common import (
+    EXIT_ERROR,
+    EXIT_OK,
+    CliError,
+    choose_hand,
+    integer,
+    load_records,
+    print_error,
+    refusal,
+)
 from matador.ui.game import Terminal
 from matador.ui.i18n import LANGUAGES, detect_language, set_language
-from matador.ui.show import load_records, show_all, show_interactive
+from matador.ui.show import show_all, show_interactive
 
 EXAMPLES = """\
 examples:
@@ -23,6 +31,8 @@ examples:
 Keys: Enter next position, b back, a number jumps there, q quit. By default
 everything is revealed (every hand and the boneyard): a saved record is a
 finished hand. With --seat S each position shows only what seat S saw then.
+In a file of several records, a line that is not a valid record is skipped and
+named on standard error ("error: line K: WHERE: WHY"), and the exit status is 2.
 """
 
 
@@ -35,9 +45,9 @@ def add_parser(commands: Any) -> None:
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("record", metavar="RECORD", help="a record or a JSONL file of records "
                                                          "(- for standard input)")
-    parser.add_argument("--hand", type=int, metavar="K",
+    parser.add_argument("--hand", type=integer, metavar="K",
                         help="show only the K-th record of the file (1-based)")
-    parser.add_argument("--seat", type=int, metavar="S",
+    parser.add_argument("--seat", type=integer, metavar="S",
                         help="show each position as seat S saw it (default: all revealed)")
     parser.add_argument("--all", action="store_true",
                         help="print every position at once, without waiting for keys")
@@ -49,16 +59,13 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``show`` with parsed arguments; return the exit status."""
     set_language(args.lang or detect_language())
-    try:
-        records = load_records(read_bytes(args.record))
-    except RecordError as e:
-        raise CliError(f"{args.record}: {e.where}", e.why) from None
-    chosen = list(enumerate(records, 1))
-    if args.hand is not None:
-        if not 1 <= args.hand <= len(records):
-            raise CliError("--hand", f"{args.hand} is not a hand of this file "
-                                     f"(1..{len(records)})")
-        chosen = [chosen[args.hand - 1]]
+    entries = load_records(args.record)
+    numbered = choose_hand(list(enumerate(entries, 1)), args.hand, args.record)
+    refused = [entry for _k, entry in numbered if entry.record is None]
+    if len(numbered) == 1 and refused:
+        raise refusal(refused[0])
+    # A file of several records shows the good ones and names the refused lines.
+    chosen = [(k, entry.record) for k, entry in numbered if entry.record is not None]
     if args.seat is not None:
         for _k, record in chosen:
             if not 0 <= args.seat < record.players:
@@ -72,4 +79,8 @@ def run(args: argparse.Namespace) -> int:
             show_all(term, chosen, args.seat)
     except (EOFError, KeyboardInterrupt):
         term.print("")
+    for entry in refused:
+        print_error(refusal(entry))
+    if refused:
+        return EXIT_ERROR
     return EXIT_OK

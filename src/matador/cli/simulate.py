@@ -14,6 +14,7 @@ from matador.cli.common import (
     CliError,
     add_rule_options,
     count,
+    integer,
     open_output,
     progress_bar,
     rules_of,
@@ -48,7 +49,7 @@ def add_parser(commands: Any) -> None:
     add_rule_options(parser)
     parser.add_argument("--hands", required=True, type=count, metavar="K",
                         help="number of hands to play")
-    parser.add_argument("--seed", type=int, metavar="S",
+    parser.add_argument("--seed", type=integer, metavar="S",
                         help="seed of every deal and move (hand i uses the stream of the seed "
                              "and i; default: a fresh random seed, shown in the summary)")
     parser.add_argument("--out", metavar="FILE",

@@ -7,6 +7,10 @@ and, for an illegal move, name the rule of ``RULES.md`` that forbids it.
 
 from __future__ import annotations
 
+import json
+import re
+import reprlib
+
 
 class MatadorError(ValueError):
     """Base class of every error raised by the matador package."""
@@ -58,3 +62,123 @@ class RecordError(MatadorError):
 
 class ViewError(MatadorError):
     """A player view that cannot be the view of a legal hand."""
+
+
+# -- quoting input in messages -------------------------------------------------------
+
+EXCERPT = 40
+"""How many characters of a bad input an error message quotes at most."""
+
+_KEY = re.compile(r"[A-Za-z0-9_]{1,40}", re.ASCII)
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every unprintable character escaped, so it prints as one line.
+
+    Line breaks (``\n``, ``\r``, ``\u2028``...), other control characters and
+    lone surrogates become Python-style escapes; printable characters, accented
+    and Cyrillic letters included, are kept.
+
+    >>> print(printable("a\nb\rc\u2028d\ud800 Tú"))
+    a\nb\rc\u2028d\ud800 Tú
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else _ESCAPES.get(c) or _escape(c) for c in text)
+
+
+def _escape(c: str) -> str:
+    code = ord(c)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def quote(value: object, limit: int = EXCERPT) -> str:
+    """A short, escaped excerpt of a bad input, for an error message.
+
+    A string is quoted as Python quotes it, every unprintable character
+    escaped; one longer than ``limit`` is cut, and its length given. Other
+    values are shown as Python shows them, long lists, objects and numbers
+    cut the same way. The result is always one printable line of at most a
+    few times ``limit`` characters, whatever the input: a 10 MB key gives a
+    short message.
+
+    >>> quote("two"), quote(""), quote(None), quote(1)
+    ("'two'", "''", 'None', '1')
+    >>> print(quote("a\\rb"))
+    'a\\rb'
+    >>> print(quote("x" * 100_000))
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (100000 characters)
+    >>> print(quote(10 ** 60))
+    1000000000000000000000000000000000000000... (61 digits)
+    >>> print(quote(list(range(100))))
+    [0, 1, 2, 3, 4, 5, ...]
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return printable(repr(value))
+        head = printable(repr(value[:limit]))
+        return f"{head[:-1]}...{head[-1]} ({len(value)} characters)"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _quote_int(value, limit)
+    try:
+        text = _REPR.repr(value)
+    except (ValueError, RecursionError):  # an int too long to print, nesting too deep
+        text = f"<{type(value).__name__}>"
+    text = printable(text)
+    return text if len(text) <= 4 * limit else text[:4 * limit] + "..."
+
+
+def _quote_int(value: int, limit: int) -> str:
+    digits = len(str(abs(value))) if value.bit_length() < 10_000 else None
+    if digits is not None and digits <= limit:
+        return str(value)
+    if digits is None:
+        return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
+    return f"{str(value)[:limit + (value < 0)]}... ({digits} digits)"
+
+
+class _Repr(reprlib.Repr):
+    """reprlib's cut reprs, whose integers never fail (``str`` of a huge int raises)."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        return _quote_int(x, self.maxlong)
+
+
+_REPR = _Repr()
+_REPR.maxstring = EXCERPT
+_REPR.maxother = EXCERPT
+_REPR.maxlong = EXCERPT
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxset = 6
+_REPR.maxdict = 4
+_REPR.maxlevel = 3
+
+
+def field_path(parent: str, key: object) -> str:
+    """The WHERE of ``key`` inside ``parent``, never empty; odd keys are quoted visibly.
+
+    >>> field_path("rules.overrides", "draw"), field_path("", "extra")
+    ('rules.overrides.draw', 'extra')
+    >>> field_path("", ""), field_path("deal", "a b\\n")
+    ("record['']", "deal['a b\\\\n']")
+    """
+    if isinstance(key, str) and _KEY.fullmatch(key):
+        return f"{parent}.{key}" if parent else key
+    return f"{parent or 'record'}[{quote(key)}]"
+
+
+def json_excerpt(value: object, limit: int = 5 * EXCERPT) -> str:
+    """``value`` as one line of JSON (non-ASCII escaped), cut after ``limit`` characters.
+
+    >>> json_excerpt({"winner": 1})
+    '{"winner": 1}'
+    >>> json_excerpt(["x" * 1000], limit=10)
+    '["xxxxxxxx... (1004 characters)'
+    """
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):  # not JSON (from Python), or too deep
+        return quote(value, limit)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"

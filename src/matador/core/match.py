@@ -19,7 +19,7 @@ import random
 from matador.core.errors import MatadorError
 from matador.core.record import Record
 from matador.core.rules import FirstLeader, Rules
-from matador.core.state import Deal, HandState, Seat, highest_double_leader
+from matador.core.state import Deal, HandState, Seat, highest_double_leader, rng_of, rules_of
 
 
 class Match:
@@ -33,7 +33,8 @@ class Match:
     ``match_target = 0`` is a single hand won by its hand winner.
     """
 
-    def __init__(self, rules: Rules, players: int, rng: random.Random) -> None:
+    def __init__(self, rules: Rules | str, players: int, rng: random.Random | int) -> None:
+        rules, rng = rules_of(rules), rng_of(rng)
         rules.check_players(players)
         self.rules = rules
         self.players = players

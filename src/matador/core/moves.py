@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import ClassVar, Final
 
-from matador.core.errors import InvalidMoveError
+from matador.core.errors import InvalidMoveError, quote
 from matador.core.tiles import HALVES, NAMES, TILE_AT, TILES, Tile
 
 MoveId = int
@@ -78,6 +78,8 @@ def _notation(m: int) -> str:
 #: ``MOVE_NAMES[m]`` is the record notation of move ``m``.
 MOVE_NAMES: Final[tuple[str, ...]] = tuple(_notation(m) for m in range(NUM_MOVES))
 _BY_NAME: dict[str, int] = {name: m for m, name in enumerate(MOVE_NAMES)}
+_HALF = "0123456"
+"""The digits of a half, ASCII only: ``str.isdigit`` would accept ``'²'``."""
 
 
 class Move(int):
@@ -95,7 +97,7 @@ class Move(int):
     def __new__(cls, move_id: int) -> Move:
         if (isinstance(move_id, bool) or not isinstance(move_id, int)
                 or not 0 <= move_id < NUM_MOVES):
-            raise InvalidMoveError(f"no move has id {move_id!r} (0..127)")
+            raise InvalidMoveError(f"no move has id {quote(move_id)} (0..127)")
         return _MOVES[move_id] if _MOVES else int.__new__(cls, move_id)
 
     @classmethod
@@ -106,18 +108,18 @@ class Move(int):
         of range or an opening tile not written low half first.
         """
         if not isinstance(text, str):
-            raise InvalidMoveError(f"{text!r} is not a move (expected a string)")
+            raise InvalidMoveError(f"{quote(text)} is not a move (expected a string)")
         m = _BY_NAME.get(text)
         if m is not None:
             return _MOVES[m]
-        if len(text) == 3 and text[1] == "-" and text[0].isdigit() and text[2].isdigit():
-            a, b = int(text[0]), int(text[2])
-            if a <= 6 and b <= 6 and a > b:
+        if len(text) == 3 and text[1] == "-" and text[0] in _HALF and text[2] in _HALF:
+            a, b = _HALF.index(text[0]), _HALF.index(text[2])  # ASCII digits only
+            if a > b:
                 raise InvalidMoveError(
-                    f"{text!r}: write the opening tile low half first ('{b}-{a}')"
+                    f"{quote(text)}: write the opening tile low half first ('{b}-{a}')"
                 )
         raise InvalidMoveError(
-            f"{text!r} is not a move (expected a tile such as '2-4', "
+            f"{quote(text)} is not a move (expected a tile such as '2-4', "
             "L or R then touching-exposed halves such as 'L5-4', 'draw' or 'pass')"
         )
 
@@ -129,9 +131,11 @@ class Move(int):
     @classmethod
     def play(cls, end: str | int, touching: int, exposed: int) -> Move:
         """A play on ``end`` (``"L"``/``"R"`` or 0/1) with the given halves (R7)."""
-        e = {"L": 0, "R": 1, 0: 0, 1: 1}.get(end)
-        if e is None or not (0 <= touching <= 6 and 0 <= exposed <= 6):
-            raise InvalidMoveError(f"no play {end!r} {touching}-{exposed}")
+        e = {"L": 0, "R": 1, 0: 0, 1: 1}.get(end) if isinstance(end, (str, int)) else None
+        if e is None or not all(
+                isinstance(h, int) and not isinstance(h, bool) and 0 <= h <= 6
+                for h in (touching, exposed)):
+            raise InvalidMoveError(f"no play {quote(end)} {quote(touching)}-{quote(exposed)}")
         return _MOVES[play_id(e, touching, exposed)]
 
     @property

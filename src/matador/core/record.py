@@ -26,7 +26,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from matador.core.errors import InvalidMoveError, MatadorError, RecordError, RulesError
+from matador.core.errors import (
+    InvalidMoveError,
+    MatadorError,
+    RecordError,
+    RulesError,
+    field_path,
+    json_excerpt,
+)
 from matador.core.moves import MOVE_NAMES, Move
 from matador.core.rules import Rules
 from matador.core.state import Deal, HandState, Outcome, move_ids
@@ -45,8 +52,9 @@ class Record:
     """The deal (hands, boneyard in draw order, set-aside tiles, leader)."""
     moves: tuple[Move, ...] = ()
     """The moves in order."""
-    meta: Mapping[str, Any] | None = None
-    """Free-form information, ignored by the replay."""
+    meta: Any = None
+    """Free-form information, ignored by the replay: any JSON value (read it with
+    :meth:`meta_field`, which copes with a ``meta`` that is not an object)."""
     result: Mapping[str, Any] | None = field(default=None, compare=False)
     """The result written in the record, if any (checked against the replay)."""
 
@@ -55,12 +63,26 @@ class Record:
         """The number of seats."""
         return self.deal.players
 
+    def meta_field(self, name: str) -> Any:
+        """The value of ``name`` in ``meta``, or ``None`` if it is absent or ``meta`` is not
+        an object (``meta`` is free-form: a record may hold ``"meta": 5``)."""
+        return self.meta.get(name) if isinstance(self.meta, Mapping) else None
+
     @property
     def led_by_rule(self) -> bool:
-        """Whether R14's ``first_leader`` chose the leader: unless ``meta`` says this is
-        hand 2 or later of a match (``"hand": 2``), whose leader follows the previous hand."""
-        hand = self.meta.get("hand") if self.meta else None
-        return not (isinstance(hand, int) and not isinstance(hand, bool) and hand > 1)
+        """Whether the leader may be taken to have been chosen by R14's ``first_leader``.
+
+        What a view infers from it (under ``highest_double``, that the leader held
+        the best tile dealt) is inferred only when the record allows it: ``meta``
+        does not say this is hand 2 or later of a match (``"hand": 2``, led by
+        the previous hand's result), and the deal agrees (the leader does hold
+        the best tile). RULES.md section 8 does not check the leader, so a record
+        led by anyone is valid, and analysable: nothing is inferred from who led.
+        """
+        hand = self.meta_field("hand")
+        if isinstance(hand, int) and not isinstance(hand, bool) and hand > 1:
+            return False
+        return self.deal.leader_fits(self.rules)
 
     def to_json(self, *, with_result: bool = True) -> dict[str, Any]:
         """The record as a JSON object; ``with_result`` adds the replayed result."""
@@ -71,7 +93,7 @@ class Record:
             "moves": [str(m) for m in self.moves],
         }
         if self.meta is not None:
-            out["meta"] = dict(self.meta)
+            out["meta"] = dict(self.meta) if isinstance(self.meta, Mapping) else self.meta
         if with_result:
             out["result"] = replay(self).result
         return out
@@ -104,7 +126,7 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> Record:
         raise RecordError("record", "must be a JSON object")
     for key in data:
         if key not in _KEYS:
-            raise RecordError(str(key), f"unknown key (a record has {', '.join(_KEYS)})")
+            raise RecordError(field_path("", key), f"unknown key (a record has {', '.join(_KEYS)})")
     for key in ("rules", "players", "deal", "moves"):
         if key not in data:
             raise RecordError(key, "missing")
@@ -113,7 +135,7 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> Record:
         raise RecordError("rules", "must be an object with preset and overrides")
     for key in raw_rules:
         if key not in ("preset", "overrides"):
-            raise RecordError(f"rules.{key}", "unknown key (expected preset, overrides)")
+            raise RecordError(field_path("rules", key), "unknown key (expected preset, overrides)")
     if "preset" not in raw_rules:
         raise RecordError("rules.preset", "missing")
     try:
@@ -150,9 +172,66 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> Record:
     if "result" in data:
         expected = result_of(state)
         if not _same_json(data["result"], expected):
-            raise RecordError("result", f"{json.dumps(data['result'])} does not match the "
+            raise RecordError("result", f"{json_excerpt(data['result'])} does not match the "
                               f"replayed result {json.dumps(expected)}")
     return record
+
+
+
+@dataclass(frozen=True)
+class RecordLine:
+    """One record of a file, or why it was refused (see :func:`parse_records`)."""
+
+    line: int | None
+    """Its line number in the file (1-based), or ``None`` when the file is one record."""
+    record: Record | None
+    """The record, if it was accepted."""
+    error: RecordError | None = None
+    """Why it was refused; its ``where`` starts with ``line K: `` for a line of a file."""
+
+
+def parse_records(data: str | bytes) -> list[RecordLine]:
+    r"""Every record of a file: one JSON record (pretty-printed or not), or one per line.
+
+    This is how every command that takes records reads a file, so that what one
+    writes (``play`` and ``simulate`` write a record per line) the others read.
+    The file is one record if it decodes as one JSON value; otherwise, if it has
+    several non-blank lines of which one at least is a JSON object on its own,
+    each non-blank line is a record (JSONL); otherwise it is one record that is
+    not valid JSON. A refused line does not stop the others: its
+    :class:`RecordLine` holds the error, ``where`` prefixed with ``line K: ``.
+
+    >>> [r.line for r in parse_records(b'{"a": 1}\n\n{"b": 2}\n')]
+    [1, 3]
+    >>> print(parse_records(b'{"a": 1}\n{"b": 2}\n')[1].error)
+    line 2: b: unknown key (a record has rules, players, deal, moves, meta, result)
+    """
+    try:
+        whole = decode_json(data)
+    except RecordError as e:
+        raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+        numbered = [(k, line) for k, line in enumerate(raw.split(b"\n"), 1) if line.strip()]
+        if len(numbered) < 2 or not any(_is_object(line) for _, line in numbered):
+            return [RecordLine(None, None, e)]
+        return [_line_record(k, line) for k, line in numbered]
+    try:
+        return [RecordLine(None, parse_record(whole))]
+    except RecordError as e:
+        return [RecordLine(None, None, e)]
+
+
+def _is_object(line: bytes) -> bool:
+    try:
+        return isinstance(decode_json(line), Mapping)
+    except RecordError:
+        return False
+
+
+def _line_record(k: int, line: bytes) -> RecordLine:
+    try:
+        return RecordLine(k, parse_record(line.removesuffix(b"\r")))
+    except RecordError as e:
+        return RecordLine(k, None, RecordError(f"line {k}: {e.where}", e.why))
 
 
 def result_of(state: HandState) -> dict[str, Any]:
@@ -205,5 +284,5 @@ def _same_json(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-__all__ = ["MatadorError", "Record", "Replay", "decode_json", "parse_record", "position_of",
-           "replay", "result_of"]
+__all__ = ["MatadorError", "Record", "RecordLine", "Replay", "decode_json", "parse_record",
+           "parse_records", "position_of", "replay", "result_of"]

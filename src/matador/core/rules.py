@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import Any, Final
 
-from matador.core.errors import RulesError
+from matador.core.errors import RulesError, field_path, quote
 from matador.core.tiles import NUM_TILES, matador_mask
 
 
@@ -129,7 +129,7 @@ class Rules:
         """
         if not isinstance(preset, str) or preset not in _PRESET_VALUES:
             raise RulesError(
-                f"unknown preset {preset!r} (one of {', '.join(PRESETS)})", f"{where}.preset"
+                f"unknown preset {quote(preset)} (one of {', '.join(PRESETS)})", f"{where}.preset"
             )
         values = dict(_PRESET_VALUES[preset])
         if overrides is None:
@@ -139,8 +139,8 @@ class Rules:
         for name, value in overrides.items():
             if name not in _PARAMETERS:
                 raise RulesError(
-                    f"unknown parameter {name!r} (known: {', '.join(_PARAMETERS)})",
-                    f"{where}.overrides.{name}",
+                    f"unknown parameter {quote(name)} (known: {', '.join(_PARAMETERS)})",
+                    field_path(f"{where}.overrides", name),
                 )
             values[name] = _PARAMETERS[name](value, f"{where}.overrides.{name}")
         return cls(preset=preset, **values)
@@ -247,7 +247,7 @@ def resolve_preset(name: str) -> str:
     if key in PRESET_ALIASES:
         return PRESET_ALIASES[key]
     known = ", ".join(list(PRESETS) + sorted(PRESET_ALIASES))
-    raise RulesError(f"unknown preset {name!r} (one of {known})", "preset")
+    raise RulesError(f"unknown preset {quote(name)} (one of {known})", "preset")
 
 
 def _to_json(value: Any) -> Any:
@@ -263,10 +263,10 @@ def _to_json(value: Any) -> Any:
 def _int(lo: int | None = None, hi: int | None = None) -> Any:
     def parse(value: Any, where: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"{value!r} is not an integer", where)
+            raise RulesError(f"{quote(value)} is not an integer", where)
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             rng = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
-            raise RulesError(f"{value!r} is out of range ({rng})", where)
+            raise RulesError(f"{quote(value)} is out of range ({rng})", where)
         return value
 
     return parse
@@ -274,7 +274,7 @@ def _int(lo: int | None = None, hi: int | None = None) -> Any:
 
 def _bool(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise RulesError(f"{value!r} is not true or false", where)
+        raise RulesError(f"{quote(value)} is not true or false", where)
     return value
 
 
@@ -284,7 +284,7 @@ def _enum(kind: type[Enum]) -> Any:
             return kind(value)
         except ValueError:
             choices = ", ".join(repr(m.value) for m in kind)
-            raise RulesError(f"{value!r} is not one of {choices}", where) from None
+            raise RulesError(f"{quote(value)} is not one of {choices}", where) from None
 
     return parse
 
@@ -295,10 +295,10 @@ def _players(value: Any, where: str) -> tuple[int, int]:
         or len(value) != 2
         or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
     ):
-        raise RulesError(f"{value!r} is not a pair [min, max] of player counts", where)
+        raise RulesError(f"{quote(value)} is not a pair [min, max] of player counts", where)
     lo, hi = value
     if not 2 <= lo <= hi <= 4:
-        raise RulesError(f"{list(value)!r} must satisfy 2 <= min <= max <= 4", where)
+        raise RulesError(f"{quote(list(value))} must satisfy 2 <= min <= max <= 4", where)
     return (lo, hi)
 
 
@@ -307,15 +307,16 @@ def _hand_size(value: Any, where: str) -> HandSize:
         pairs: list[tuple[int, int]] = []
         for key, size in value.items():
             if key not in ("2", "3", "4"):
-                raise RulesError(f"{key!r} is not a player count ('2', '3' or '4')",
-                                 f"{where}.{key}")
+                raise RulesError(f"{quote(key)} is not a player count ('2', '3' or '4')",
+                                 field_path(where, key))
             pairs.append((int(key), _int(1)(size, f"{where}.{key}")))
         if not pairs:
             raise RulesError("an empty object gives no hand size", where)
         return tuple(sorted(pairs))
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(
-            f"{value!r} is not a hand size (an integer, or an object such as {{\"2\": 7}})", where
+            f"{quote(value)} is not a hand size (an integer, or an object such as {{\"2\": 7}})",
+            where,
         )
     return _int(1)(value, where)  # type: ignore[no-any-return]
 

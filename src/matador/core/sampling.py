@@ -27,6 +27,7 @@ sampling, which is exact too, only slower.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from math import comb
 from weakref import WeakKeyDictionary
 
@@ -39,6 +40,9 @@ from matador.core.view import PlayerView
 
 MAX_ATTEMPTS = 100_000
 """Rejections tolerated in one call to :meth:`WorldSampler.sample` before giving up."""
+
+GiveUp = Callable[[], bool]
+"""A function that says when a sampler should stop looking (a caller's time budget)."""
 
 
 class _SeatModel:
@@ -296,17 +300,28 @@ class WorldSampler:
         """Candidate worlds drawn so far (accepted or not), for diagnostics."""
         self.accepted = 0
 
-    def sample_deal(self, rng: random.Random) -> Deal:
-        """A deal drawn uniformly among those consistent with the view."""
-        return self._sample(rng)[0]
+    def sample_deal(self, rng: random.Random, give_up: GiveUp | None = None) -> Deal:
+        """A deal drawn uniformly among those consistent with the view (see :meth:`sample`)."""
+        return self._sample(rng, give_up)[0]
 
-    def sample(self, rng: random.Random) -> HandState:
-        """A full state, drawn uniformly among those consistent with the view (by their deals)."""
-        return self._sample(rng)[1]
+    def sample(self, rng: random.Random, give_up: GiveUp | None = None) -> HandState:
+        """A full state, drawn uniformly among those consistent with the view (by their deals).
 
-    def _sample(self, rng: random.Random) -> tuple[Deal, HandState]:
+        Candidates are drawn until one fits, at most :data:`MAX_ATTEMPTS` of them,
+        and only while ``give_up()`` (asked before each candidate after the first)
+        is false: a searcher passes its time budget, so that a view no deal can
+        produce is found impossible within that budget. Either limit raises
+        :class:`~matador.core.errors.ViewError`. (The core reads no clock: the
+        caller's ``give_up`` does.)
+        """
+        return self._sample(rng, give_up)[1]
+
+    def _sample(self, rng: random.Random, give_up: GiveUp | None) -> tuple[Deal, HandState]:
         view = self.view
-        for _ in range(MAX_ATTEMPTS):
+        for attempt in range(MAX_ATTEMPTS):
+            if attempt and give_up is not None and give_up():
+                raise ViewError(f"no consistent world found in {attempt} attempts within the "
+                                "time budget: the view is probably impossible")
             self.attempts += 1
             if self.models is None:
                 deal = self._naive_candidate(rng)

@@ -32,7 +32,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from matador.core.errors import IllegalMoveError, InvalidMoveError, RecordError
+from matador.core.errors import (
+    IllegalMoveError,
+    InvalidMoveError,
+    RecordError,
+    RulesError,
+    field_path,
+    quote,
+)
 from matador.core.moves import (
     DRAW,
     MOVE_END,
@@ -46,7 +53,7 @@ from matador.core.moves import (
     Move,
     line_of,
 )
-from matador.core.rules import FirstLeader, Rules
+from matador.core.rules import FirstLeader, Rules, resolve_preset
 from matador.core.tables import RuleTables, tables_for
 from matador.core.tiles import (
     HALVES,
@@ -114,10 +121,19 @@ class Deal:
         return len(self.hands)
 
     @classmethod
-    def random(cls, rules: Rules, players: int, rng: random.Random,
+    def random(cls, rules: Rules | str, players: int, rng: random.Random | int,
                leader: Seat | None = None) -> Deal:
-        """Shuffle and deal (R12); the leader is ``leader`` or chosen by ``first_leader`` (R14)."""
+        """Shuffle and deal (R12); the leader is ``leader`` or chosen by ``first_leader`` (R14).
+
+        ``rules`` may be a preset name, ``rng`` a seed (see :func:`rules_of`,
+        :func:`rng_of`). A player count the rules cannot deal raises
+        :class:`~matador.core.errors.RulesError`.
+        """
+        rules, rng = rules_of(rules), rng_of(rng)
         rules.check_players(players)
+        if leader is not None and (isinstance(leader, bool) or not isinstance(leader, int)
+                                   or not 0 <= leader < players):
+            raise RulesError(f"{quote(leader)} is not a seat (0..{players - 1})", "leader")
         tiles = list(TILES)
         rng.shuffle(tiles)
         k = rules.set_aside
@@ -144,7 +160,7 @@ class Deal:
             raise RecordError(where, "must be an object")
         for key in data:
             if key not in ("hands", "boneyard", "set_aside", "leader"):
-                raise RecordError(f"{where}.{key}", "unknown key (expected hands, boneyard, "
+                raise RecordError(field_path(where, key), "unknown key (expected hands, boneyard, "
                                   "set_aside, leader)")
         for key in ("hands", "boneyard", "set_aside", "leader"):
             if key not in data:
@@ -193,8 +209,15 @@ class Deal:
                               "of the 28 tiles exactly once (R1)")
         leader = data["leader"]
         if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < players:
-            raise RecordError(f"{where}.leader", f"{leader!r} is not a seat (0..{players - 1})")
+            raise RecordError(f"{where}.leader",
+                              f"{quote(leader)} is not a seat (0..{players - 1})")
         return cls(tuple(hands), boneyard, set_aside, leader)
+
+    def leader_fits(self, rules: Rules) -> bool:
+        """Whether R14's ``first_leader`` could have chosen this deal's leader: under
+        ``highest_double``, the leader holds the best tile dealt (a draw by lot fits anyone)."""
+        return (rules.first_leader is not FirstLeader.HIGHEST_DOUBLE
+                or highest_double_leader(self.hands) == self.leader)
 
     def to_json(self) -> dict[str, Any]:
         """The ``deal`` object of a record."""
@@ -210,6 +233,34 @@ def highest_double_leader(hands: Sequence[Sequence[int]]) -> Seat:
     """The seat holding the highest double, else the tile with most pips (R14)."""
     best = [max(LEAD_RANK[t] for t in hand) for hand in hands]
     return best.index(max(best))
+
+
+def rules_of(rules: Rules | str) -> Rules:
+    """``rules`` itself, or the preset it names (``"classic"``, or an alias such as ``"czech"``).
+
+    Anything else raises :class:`~matador.core.errors.RulesError`.
+
+    >>> rules_of("czech").preset
+    'paluba'
+    """
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.from_preset(resolve_preset(rules))
+    raise RulesError(f"expected Rules or a preset name, got {quote(rules)}", "rules")
+
+
+def rng_of(rng: random.Random | int) -> random.Random:
+    """``rng`` itself, or ``random.Random(rng)`` for an integer seed.
+
+    Anything else (``None`` included: randomness is always injected) raises
+    :class:`~matador.core.errors.RulesError`.
+    """
+    if isinstance(rng, random.Random):
+        return rng
+    if isinstance(rng, int) and not isinstance(rng, bool):
+        return random.Random(rng)
+    raise RulesError(f"expected a random.Random or an integer seed, got {quote(rng)}", "rng")
 
 
 class LegalMoves:
@@ -359,9 +410,14 @@ class HandState:
         self._empty_at = [-1] * deal.players
 
     @classmethod
-    def new(cls, rules: Rules, players: int, rng: random.Random,
+    def new(cls, rules: Rules | str, players: int, rng: random.Random | int,
             leader: Seat | None = None) -> HandState:
-        """A freshly dealt hand (R12, R14)."""
+        """A freshly dealt hand (R12, R14).
+
+        ``rules`` may be a preset name and ``rng`` an integer seed:
+        ``HandState.new("classic", 2, 7)``.
+        """
+        rules = rules_of(rules)
         return cls(rules, Deal.random(rules, players, rng, leader))
 
     # -- reading ---------------------------------------------------------------
@@ -563,8 +619,12 @@ class HandState:
         self.push(m)
         return m
 
-    def explain_illegal(self, m: int) -> Illegal:
-        """Why move ``m`` is illegal here (see :class:`Illegal`)."""
+    def explain_illegal(self, m: Move | str | int) -> Illegal:
+        """Why move ``m`` (a :class:`Move`, id or notation) is illegal here (see :class:`Illegal`).
+
+        A move that does not parse raises :class:`InvalidMoveError`.
+        """
+        m = Move.parse(m) if isinstance(m, str) else Move(m)
         if self.outcome is not None:
             rule = "R18" if self.outcome.reason is Reason.OUT else "R19"
             return Illegal(rule, "the hand is over", "over")

@@ -15,9 +15,10 @@ matador.core.errors.RecordError: record: not valid JSON (duplicate key 'a' in an
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
-from matador.core.errors import RecordError
+from matador.core.errors import RecordError, quote
 
 
 class _NotJson(ValueError):
@@ -32,7 +33,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _NotJson(f"duplicate key {key!r} in an object")
+            raise _NotJson(f"duplicate key {quote(key)} in an object")
         out[key] = value
     return out
 
@@ -58,7 +59,10 @@ def decode_json(data: str | bytes) -> Any:
     except RecursionError:
         raise RecordError("record", "not valid JSON (nested too deeply)") from None
     except ValueError as e:  # JSONDecodeError, _NotJson, an integer with too many digits
-        raise RecordError("record", f"not valid JSON ({e})") from None
+        why = str(e)
+        if "integer string conversion" in why:  # Python's limit, sys.get_int_max_str_digits()
+            why = f"a number of more than {sys.get_int_max_str_digits()} digits"
+        raise RecordError("record", f"not valid JSON ({why})") from None
 
 
 __all__ = ["decode_json"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from matador.core.errors import InvalidTileError
+from matador.core.errors import InvalidTileError, quote
 
 TileMask = int
 """A set of tiles: bit ``t`` is set when tile ``t`` is in the set."""
@@ -57,14 +57,14 @@ class Tile(int):
 
     def __new__(cls, index: int) -> Tile:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_TILES:
-            raise InvalidTileError(f"no tile has index {index!r} (0..27)")
+            raise InvalidTileError(f"no tile has index {quote(index)} (0..27)")
         return _TILES[index] if _TILES else int.__new__(cls, index)
 
     @classmethod
     def of(cls, a: int, b: int) -> Tile:
         """The tile with halves ``a`` and ``b``, in either order."""
-        if not (0 <= a <= 6 and 0 <= b <= 6):
-            raise InvalidTileError(f"no tile {a}-{b}: halves go from 0 to 6")
+        if not all(isinstance(h, int) and not isinstance(h, bool) and 0 <= h <= 6 for h in (a, b)):
+            raise InvalidTileError(f"no tile {quote(a)}-{quote(b)}: halves go from 0 to 6")
         return _TILES[TILE_AT[a][b]]
 
     @classmethod
@@ -80,10 +80,11 @@ class Tile(int):
             or text[0] not in "0123456"
             or text[2] not in "0123456"
         ):
-            raise InvalidTileError(f"{text!r} is not a tile (write it as low-high, e.g. '2-5')")
+            raise InvalidTileError(
+                f"{quote(text)} is not a tile (write it as low-high, e.g. '2-5')")
         a, b = int(text[0]), int(text[2])
         if a > b:
-            raise InvalidTileError(f"{text!r}: write a tile low half first ('{b}-{a}') (R1)")
+            raise InvalidTileError(f"{quote(text)}: write a tile low half first ('{b}-{a}') (R1)")
         return _TILES[TILE_AT[a][b]]
 
     @property

@@ -33,6 +33,8 @@ from matador.core.errors import (
     RecordError,
     RulesError,
     ViewError,
+    field_path,
+    quote,
 )
 from matador.core.moves import (
     DRAW,
@@ -156,8 +158,10 @@ class PlayerView:
         """The view of ``seat`` in ``state``: its own tiles and the public history only.
 
         ``leader_by_rule`` says whether R14's ``first_leader`` chose the leader
-        (false for hand 2 and later of a match); ``scores`` are the match totals
-        before this hand, if any.
+        (false for hand 2 and later of a match); it is taken as false whatever it
+        says when the deal's leader is not one R14 could have chosen
+        (:meth:`Deal.leader_fits`), so a state dealt with any leader gives a view.
+        ``scores`` are the match totals before this hand, if any.
         """
         if not 0 <= seat < state.players:
             raise ViewError(f"seat {seat} is not a seat of this hand (0..{state.players - 1})")
@@ -172,7 +176,7 @@ class PlayerView:
         moves = [m for _, m in history]
         return cls(
             state.rules, state.players, seat, state.deal.hands[seat], state.deal.leader,
-            tuple(moves), own_draws, leader_by_rule,
+            tuple(moves), own_draws, leader_by_rule and state.deal.leader_fits(state.rules),
             tuple(scores) if scores is not None else None, state.outcome,
         )
 
@@ -193,7 +197,8 @@ class PlayerView:
             raise ViewError("a view is a JSON object")
         for key in data:
             if key not in _VIEW_KEYS:
-                raise ViewError(f"unknown key {key!r} (a view has {', '.join(_VIEW_KEYS)})")
+                raise ViewError(f"{field_path('', key)}: unknown key "
+                                f"(a view has {', '.join(_VIEW_KEYS)})")
         for key in ("rules", "players", "seat", "hand", "leader", "moves"):
             if key not in data:
                 raise ViewError(f"{key}: missing")
@@ -310,8 +315,12 @@ class PlayerView:
         return tb.legal_mask(self.hand_mask, self.left, self.right, can_draw,
                              self.drawn_this_turn)
 
-    def explain_illegal(self, m: int) -> Illegal:
-        """Why move ``m`` is not legal for this seat now (see :class:`Illegal`)."""
+    def explain_illegal(self, m: Move | str | int) -> Illegal:
+        """Why move ``m`` (a :class:`Move`, id or notation) is not legal for this seat now.
+
+        See :class:`Illegal`; a move that does not parse raises ``InvalidMoveError``.
+        """
+        m = Move.parse(m) if isinstance(m, str) else Move(m)
         tb = tables_for(self.rules)
         return explain_illegal(tb, self.seat, self.hand_mask, self.left, self.right,
                                self.boneyard_size, self.drawn_this_turn, m)
@@ -368,7 +377,7 @@ class PlayerView:
 
 def _int(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ViewError(f"{name}: {value!r} is not an integer")
+        raise ViewError(f"{name}: {quote(value)} is not an integer")
     return value
 
 
@@ -499,6 +508,7 @@ def _replay_public(view: PlayerView) -> None:
     for key in view.own_draws:
         if movers[key] != seat:
             raise ViewError(f"moves[{key}]: names a drawn tile, but seat {movers[key]} drew")
+    _check_leader(view, seen, movers)
     if view.outcome is not None:
         to_move = -1
         points = list(view.outcome.points)  # R21's end-of-hand points included
@@ -517,6 +527,42 @@ def _replay_public(view: PlayerView) -> None:
     _set(view, "unseen", ((1 << NUM_TILES) - 1) & ~seen)
     _set(view, "events", tuple(tuple(e) for e in events))
     _set(view, "empty_at", tuple(empty_at))
+
+
+def _check_leader(view: PlayerView, seen: TileMask, movers: Sequence[int]) -> None:
+    """R14: a leader chosen by ``highest_double`` held a better tile than this seat was dealt.
+
+    So some tile ranked above this seat's best must be one the leader could
+    have been dealt: unseen by this seat, or played by the leader. Without one,
+    no deal gives this view (a later hand of a match says ``leader_by_rule``
+    false).
+    """
+    if not view.leader_by_rule or view.rules.first_leader is not FirstLeader.HIGHEST_DOUBLE:
+        return
+    if view.leader == view.seat:
+        # No other seat was dealt a tile better than this seat's best: they were all in the
+        # boneyard or set aside.
+        best = max(view.dealt, key=lead_rank)
+        better = sum(lead_rank(t) > lead_rank(best) for t in range(NUM_TILES))
+        undealt = NUM_TILES - view.players * len(view.dealt)
+        if better > undealt:
+            raise ViewError(
+                f"leader: seat {view.seat} cannot have led by R14 (highest_double) with "
+                f"{NAMES[best]}: {better} better tiles would have been left undealt, but only "
+                f"{undealt} are; for a leader chosen otherwise (a later hand of a match) the "
+                "view says \"leader_by_rule\": false")
+        return
+    possible = ((1 << NUM_TILES) - 1) & ~seen
+    for s, m in zip(movers, view.moves, strict=True):
+        if s == view.leader and m < DRAW:
+            possible |= 1 << MOVE_TILE[m]
+    best = max(view.dealt, key=lead_rank)
+    if not any(lead_rank(t) > lead_rank(best) for t in range(NUM_TILES) if possible >> t & 1):
+        raise ViewError(
+            f"leader: seat {view.leader} cannot have led by R14 (highest_double): it would "
+            f"have held a better tile than {NAMES[best]}, dealt to seat {view.seat}, and no "
+            "such tile is one it could have held; for a leader chosen otherwise (a later "
+            "hand of a match) the view says \"leader_by_rule\": false")
 
 
 def _check_public_play(tb: RuleTables, s: int, m: int, t: int, left: int, right: int,

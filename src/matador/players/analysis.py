@@ -33,11 +33,10 @@ from typing import Any
 
 from matador.core.moves import MOVES, Move
 from matador.core.record import Record
-from matador.core.sampling import sampler_for
 from matador.core.state import HandState
 from matador.core.view import PlayerView
 from matador.players.base import Budget
-from matador.players.pimc import evaluate_worlds
+from matador.players.pimc import evaluate_worlds, view_worlds
 
 #: Labels of a move by the win probability it gave up, largest threshold first.
 LABELS: tuple[tuple[float, str], ...] = (
@@ -111,7 +110,7 @@ def analyse(view: PlayerView, budget: Budget, rng: Random) -> Analysis:
     if view.to_move != view.seat:
         raise ValueError(f"seat {view.seat} is not to move")
     legal = view.legal_move_ids()
-    result = evaluate_worlds(sampler_for(view).sample, view.seat, legal, rng, budget)
+    result = evaluate_worlds(view_worlds(view, budget), view.seat, legal, rng, budget)
     moves = []
     for m in legal:
         st = result.stats[m]

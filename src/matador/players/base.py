@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import ClassVar
 
-from matador.core.errors import MatadorError
+from matador.core.errors import MatadorError, quote
 from matador.core.moves import MOVES, Move
 from matador.core.state import HandState
 from matador.core.view import PlayerView
@@ -38,6 +38,11 @@ from matador.core.view import PlayerView
 
 class BotError(MatadorError):
     """An unknown bot name, strength level or budget."""
+
+
+SAMPLING_GRACE_MS = 500.0
+"""How long past its time budget a search may still look for a sampled world, in ms: half
+the 1000 ms a host waits beyond ``movetime`` (PROTOCOL.md)."""
 
 
 @dataclass(frozen=True)
@@ -58,18 +63,19 @@ Budget(millis=1500.0, iterations=None))
         millis: float | None = None
         iterations: int | None = None
         for part in text.split("+"):
-            m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|it|)\s*", part)
+            m = re.fullmatch(r"\s*([0-9]{1,15}(?:\.[0-9]{1,15})?)\s*(ms|s|it|)\s*", part,
+                             re.ASCII)
             if not m:
-                raise BotError(f"{text!r} is not a budget (e.g. 500ms, 1s, 2000it)")
+                raise BotError(f"{quote(text)} is not a budget (e.g. 500ms, 1s, 2000it)")
             value, unit = float(m.group(1)), m.group(2)
             if value <= 0:
-                raise BotError(f"{text!r}: a budget must be positive")
+                raise BotError(f"{quote(text)}: a budget must be positive")
             if unit == "ms":
                 millis = value
             elif unit == "s":
                 millis = value * 1000
             elif value != int(value):
-                raise BotError(f"{text!r}: iterations are a whole number (e.g. 500it)")
+                raise BotError(f"{quote(text)}: iterations are a whole number (e.g. 500it)")
             else:
                 iterations = int(value)
         return cls(millis, iterations)
@@ -95,6 +101,19 @@ Budget(millis=1500.0, iterations=None))
             return deadline is not None and i > 0 and time.perf_counter() >= deadline
 
         return done
+
+    def give_up(self, grace: float = SAMPLING_GRACE_MS) -> Callable[[], bool] | None:
+        """For a budget with a time limit, a function that turns true ``millis + grace`` ms
+        from now: how long a search may look for sampled worlds (``None`` without one).
+
+        A search samples its first world even past its time (:meth:`clock` allows
+        one iteration); this bounds that wait, so that a view no deal can produce
+        is found impossible within the budget and the grace a host allows.
+        """
+        if self.millis is None:
+            return None
+        limit = time.perf_counter() + (self.millis + grace) / 1000
+        return lambda: time.perf_counter() >= limit
 
 
 class Bot(ABC):
@@ -216,5 +235,5 @@ def make_bot(spec: str) -> Bot:
         return _LOADERS[kind](budget)
     if kind not in _REGISTRY:
         known = ", ".join([*_REGISTRY, *_LOADERS, *LEVELS])
-        raise BotError(f"unknown bot {kind!r} (one of {known})")
+        raise BotError(f"unknown bot {quote(kind)} (one of {known})")
     return _REGISTRY[kind](Budget.parse(budget) if budget else None)

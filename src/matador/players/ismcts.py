@@ -23,6 +23,7 @@ import math
 from collections.abc import Sequence
 from random import Random
 
+from matador.core.errors import ViewError
 from matador.core.moves import DRAW
 from matador.core.sampling import sampler_for
 from matador.core.state import HandState
@@ -158,7 +159,9 @@ class ISMCTSBot(Bot):
         seed = rng.getrandbits(64)
         root = _Node(-1)
         stats = {m: MoveStats(m) for m in legal}
-        done = (budget or self.budget or self.default_budget).clock()
+        budget = budget or self.budget or self.default_budget
+        done = budget.clock()
+        give_up = budget.give_up()
         pool: list[HandState] = []
         logs: list[float] = []
         cumulative: list[float] = []
@@ -167,7 +170,12 @@ class ISMCTSBot(Bot):
             if i >= len(pool) * REUSE:
                 # Grow the pool (8, 16, 32... worlds), so short searches pay little for it.
                 for _ in range(min(max(8, len(pool)), POOL_MAX - len(pool)) or 1):
-                    world = sampler.sample(rng)
+                    try:
+                        world = sampler.sample(rng, give_up)
+                    except ViewError:  # none found in time: go on with the pool, if any
+                        if not pool:
+                            raise
+                        break
                     pool.append(world)
                     if self.weighted:
                         logs.append(choice_log_likelihood(view, world))

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from random import Random
 
+from matador.core.errors import ViewError
 from matador.core.sampling import sampler_for
 from matador.core.state import HandState
 from matador.core.streams import Stream, stream_key
@@ -98,6 +99,9 @@ def evaluate_worlds(make_world: Callable[[Random], HandState], seat: int,
     when ``kernel`` is true, or is ``None`` and the kernel is installed;
     worlds then go to it in batches. Both paths give identical statistics
     for an iteration budget.
+    A :class:`~matador.core.errors.ViewError` from ``make_world`` (no world found
+    in time, see :func:`view_worlds`) ends the search with the worlds so far,
+    or, before the first, is raised.
     """
     stats = {m: MoveStats(m) for m in legal}
     solver = solver or EndgameSolver()
@@ -111,8 +115,15 @@ def evaluate_worlds(make_world: Callable[[Random], HandState], seat: int,
             break
         pending: list[tuple[HandState, int, int]] = []  # world, move, world index
         samples: list[tuple[int, int, float, float]] = []  # world index, move, win, points
+        stop = False
         for b in range(i, i + size):
-            world = make_world(rng)
+            try:
+                world = make_world(rng)
+            except ViewError:  # no world found in time (see view_worlds)
+                if b == 0:
+                    raise
+                stop, size = True, b - i
+                break
             exact = tiles_in_play(world) <= ENDGAME_TILES
             for m in legal:
                 value = None
@@ -140,7 +151,17 @@ def evaluate_worlds(make_world: Callable[[Random], HandState], seat: int,
         for _, m, win, points in samples:
             stats[m].add(win, points)
         i += size
+        if stop:
+            break
     return SearchResult(stats, i)
+
+
+def view_worlds(view: PlayerView, budget: Budget) -> Callable[[Random], HandState]:
+    """``make_world`` for :func:`evaluate_worlds`: worlds sampled from ``view``, looked for
+    only as long as ``budget`` allows (:meth:`Budget.give_up`)."""
+    sampler = sampler_for(view)
+    give_up = budget.give_up()
+    return lambda rng: sampler.sample(rng, give_up)
 
 
 def kernel_enabled(kernel: bool | None) -> bool:
@@ -236,9 +257,9 @@ class PIMCBot(Bot):
     def search(self, view: PlayerView, rng: Random, budget: Budget | None = None
                ) -> SearchResult:
         """Statistics for every legal move of ``view.seat`` (which must be to move)."""
-        result = evaluate_worlds(sampler_for(view).sample, view.seat, view.legal_move_ids(), rng,
-                                 budget or self.budget or self.default_budget,
-                                 kernel=self.kernel)
+        budget = budget or self.budget or self.default_budget
+        result = evaluate_worlds(view_worlds(view, budget), view.seat, view.legal_move_ids(),
+                                 rng, budget, kernel=self.kernel)
         self.last_search = result
         return result
 

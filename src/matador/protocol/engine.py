@@ -33,21 +33,31 @@ Options (``setoption name NAME value VALUE``):
 line 1 column 2 (char 1))'
 >>> engine.handle("fly")
 ["error unknown command 'fly'"]
+
+Every answer is one line of printable UTF-8, whatever came in: what an error
+quotes from the input is a short excerpt with line breaks, other control
+characters and lone surrogates escaped; :func:`serve` answers a line that is
+not UTF-8 with an ``error`` line too.
+
+>>> engine.handle("fly\\raway")
+["error unknown command 'fly\\\\raway'"]
 """
 
 from __future__ import annotations
 
+import io
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
-from typing import TextIO
+from typing import IO, TextIO, cast
 
 from matador import __version__
-from matador.core.errors import RecordError, ViewError
+from matador.core.errors import RecordError, ViewError, printable, quote
 from matador.core.moves import Move
 from matador.core.record import decode_json
+from matador.core.sampling import sampler_for
 from matador.core.view import PlayerView
 from matador.players import LEVELS, Bot, BotError, Budget, OracleBot, PIMCBot, make_bot
 from matador.players.analysis import analyse
@@ -94,8 +104,14 @@ class Refused(Exception):
     """A command the engine cannot accept: becomes the answer ``error WHY``."""
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split("\n"))
+MAX_ANSWER = 2000
+"""The longest answer line, in characters (a last guard: errors quote short excerpts)."""
+
+
+def _answer(text: str) -> str:
+    """One answer line: printable (line breaks and control characters escaped), not too long."""
+    text = printable(text)
+    return text if len(text) <= MAX_ANSWER else text[:MAX_ANSWER] + "..."
 
 
 class Engine:
@@ -136,21 +152,26 @@ class Engine:
         """Answer one command line: the lines to send back, in order (maybe none).
 
         Never raises for anything a host sends: a command it cannot accept
-        gets ``error WHY``, and so does a failure of the bot itself.
+        gets ``error WHY``, and so does a failure of the bot itself. Every line
+        returned is one printable line (see :func:`_answer`).
         """
+        return [_answer(a) for a in self._handle(line)]
+
+    def _handle(self, line: str) -> list[str]:
         command, _, rest = line.strip().partition(" ")
         if not command:
             return []
         handler = self._commands.get(command)
         if handler is None:
-            return [f"error unknown command {_one_line(command)[:40]!r}"]
+            return [f"error unknown command {quote(command)}"]
         try:
             return handler(rest.strip())
         except Refused as e:
-            return [f"error {command}: {_one_line(str(e))}"]
+            return [f"error {command}: {e}"]
+        except ViewError as e:  # found impossible while searching (within the budget)
+            return [f"error {command}: position: {e}"]
         except Exception as e:  # the bot failed: report it, keep serving
-            return [f"error {command}: internal error: {type(e).__name__}: "
-                    f"{_one_line(str(e))}"]
+            return [f"error {command}: internal error: {type(e).__name__}: {e}"]
 
     # -- commands ----------------------------------------------------------------------
 
@@ -199,13 +220,14 @@ class Engine:
             self.rng = Random(self.seed)
         elif key == "level":
             if value not in (CUSTOM, *LEVELS):
-                raise Refused(f"Level: {value!r} is not one of {', '.join((CUSTOM, *LEVELS))}")
+                raise Refused(f"Level: {quote(value)} is not one of "
+                              f"{', '.join((CUSTOM, *LEVELS))}")
             bot = make_bot(self.spec if value == CUSTOM else value)
             self.level, self.bot = value, bot
             self.millis, self.iterations = _budget_values(bot.budget)
         else:
             known = ", ".join(o.name for o in self.options())
-            raise Refused(f"unknown option {name!r} (the options are {known})")
+            raise Refused(f"unknown option {quote(name)} (the options are {known})")
         return []
 
     def _position(self, rest: str) -> list[str]:
@@ -213,11 +235,14 @@ class Engine:
         if not rest:
             raise Refused("expected 'position VIEW', the view as one line of JSON")
         try:
-            self.view = PlayerView.from_json(decode_json(rest))
+            view = PlayerView.from_json(decode_json(rest))
+            if not view.is_over:
+                sampler_for(view)  # counts the other hands: refuses views no deal can give
         except RecordError as e:
             raise Refused(e.why) from None
         except ViewError as e:
             raise Refused(str(e)) from None
+        self.view = view
         return []
 
     def _to_move(self, command: str) -> PlayerView:
@@ -244,7 +269,7 @@ class Engine:
             elif key == "iterations":
                 iterations = _whole(value, "iterations", MAX_ITERATIONS, low=1)
             else:
-                raise Refused(f"unknown argument {key!r} (movetime MS, iterations N)")
+                raise Refused(f"unknown argument {quote(key)} (movetime MS, iterations N)")
         if millis is None and iterations is None:
             millis = self.millis or None
             iterations = self.iterations or None
@@ -290,28 +315,54 @@ def _budget_values(budget: Budget | None) -> tuple[int, int]:
 
 
 def _whole(text: str, name: str, high: int, low: int = 0) -> int:
-    """``text`` as a whole number in ``low..high``, else :class:`Refused` naming ``name``."""
-    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
-        raise Refused(f"{name}: {text!r} is not a whole number in {low}..{high}")
-    return int(text)
+    """``text`` as a whole number in ``low..high``, else :class:`Refused` naming ``name``.
+
+    ASCII digits only, and no more of them than ``high`` has (before converting:
+    a 5,000-digit number is out of range, not an internal error).
+    """
+    digits = text.lstrip("0") or "0"
+    if not (text.isascii() and text.isdigit()) or len(digits) > len(str(high)) \
+            or not low <= int(digits) <= high:
+        raise Refused(f"{name}: {quote(text)} is not a whole number in {low}..{high}")
+    return int(digits)
 
 
-def serve(engine: Engine, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+def serve(engine: Engine, stdin: IO[bytes] | TextIO | None = None,
+          stdout: IO[bytes] | TextIO | None = None) -> int:
     """Run ``engine`` on ``stdin`` and ``stdout`` until ``quit`` or the end of input; return 0.
 
-    Every answer line is written and flushed at once, as MEP requires. A host
-    that goes away (a broken pipe) ends the session quietly.
+    The streams are binary (the default: the process's standard input and
+    output as bytes) or text. Binary input is decoded line by line as strict
+    UTF-8, so whatever the locale or ``PYTHONIOENCODING``, a line that is not
+    UTF-8 gets the answer ``error line N is not valid UTF-8 (...)`` and the
+    engine goes on. Answers are written as UTF-8 and flushed at once, as MEP
+    requires. A host that goes away (a broken pipe) ends the session quietly.
     """
-    stdin = stdin if stdin is not None else sys.stdin
-    stdout = stdout if stdout is not None else sys.stdout
+    stdin = stdin if stdin is not None else sys.stdin.buffer
+    stdout = stdout if stdout is not None else sys.stdout.buffer
+    number = 0
     while not engine.done:
-        line = stdin.readline()
-        if not line:
+        raw = stdin.readline()
+        if not raw:
             break
-        answers = engine.handle(line)
-        if answers:
+        number += 1
+        if isinstance(raw, bytes):
             try:
-                stdout.write("".join(a + "\n" for a in answers))
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                answers = [f"error line {number} is not valid UTF-8 ({e.reason} at byte "
+                           f"{e.start}); it is ignored"]
+            else:
+                answers = engine.handle(line)
+        else:
+            answers = engine.handle(raw)
+        if answers:
+            text = "".join(a + "\n" for a in answers)
+            try:
+                if isinstance(stdout, io.TextIOBase):
+                    stdout.write(text)
+                else:
+                    cast("IO[bytes]", stdout).write(text.encode("utf-8"))
                 stdout.flush()
             except BrokenPipeError:
                 break

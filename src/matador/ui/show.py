@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from matador.core.errors import RecordError
+from matador.core.errors import printable
 from matador.core.moves import DRAW
-from matador.core.record import Record, decode_json, parse_record
+from matador.core.record import Record
 from matador.core.state import HandState
 from matador.core.view import PlayerView
 from matador.ui.describe import announce
@@ -22,56 +22,45 @@ from matador.ui.game import Terminal, hand_end_table, hand_result_text
 from matador.ui.i18n import _
 from matador.ui.render import board_from_state, board_from_view, render_board, slash
 
-
-def load_records(data: bytes) -> list[Record]:
-    """The records of a file: one JSON record, or one record per line (JSONL).
-
-    Raises :class:`RecordError`, naming the line for JSONL.
-    """
-    try:
-        decode_json(data)
-    except RecordError as e:
-        lines = [line for line in data.split(b"\n") if line.strip()]
-        if len(lines) <= 1:
-            raise RecordError("record", e.why) from None
-    else:
-        return [parse_record(data)]
-    out = []
-    for i, line in enumerate(lines, 1):
-        try:
-            decode_json(line)
-        except RecordError as e:
-            raise RecordError(f"line {i}", e.why) from None
-        try:
-            out.append(parse_record(line))
-        except RecordError as e:
-            raise RecordError(f"line {i}: {e.where}", e.why) from None
-    return out
+_LARGEST = 10**12
+"""Numbers read from ``meta`` (free-form) are used only up to this size."""
 
 
 def seat_names(record: Record) -> list[str]:
-    """``Seat 0 (human)``, ``Seat 1 (normal)``... from the record's meta, else ``Seat N``."""
-    kinds = record.meta.get("seats") if record.meta else None
+    """``Seat 0 (human)``, ``Seat 1 (normal)``... from the record's meta, else ``Seat N``.
+
+    ``meta`` is free-form: a name is shown only if it is a string, escaped,
+    cut to 30 characters, its square brackets made round (no terminal markup).
+    """
+    kinds = record.meta_field("seats")
     names = []
     for s in range(record.players):
         name = _("Seat {n}").format(n=s)
         if isinstance(kinds, list) and s < len(kinds) and isinstance(kinds[s], str):
-            name += f" ({kinds[s]})"
+            kind = printable(kinds[s][:30]).translate(_NO_MARKUP)
+            name += f" ({kind})"
         names.append(name)
     return names
 
 
+_NO_MARKUP = str.maketrans("[]", "()")
+
+
+def _small(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < _LARGEST
+
+
 def _scores_before(record: Record) -> list[int] | None:
-    before = record.meta.get("scores_before") if record.meta else None
+    before = record.meta_field("scores_before")
     if isinstance(before, list) and len(before) == record.players and all(
-            isinstance(v, int) and not isinstance(v, bool) for v in before):
+            _small(v) for v in before):
         return before
     return None
 
 
 def _number(record: Record, default: int) -> int:
-    hand = record.meta.get("hand") if record.meta else None
-    return hand if isinstance(hand, int) and not isinstance(hand, bool) else default
+    hand = record.meta_field("hand")
+    return hand if _small(hand) and hand > 0 else default
 
 
 def frames(record: Record, seat: int | None, number: int = 1) -> list[RenderableType]:
@@ -155,5 +144,5 @@ def show_interactive(term: Terminal, records: Sequence[tuple[int, Record]],
             k = min(len(screens) - 1, k + 1)
 
 
-__all__ = ["frames", "load_records", "result_screen", "seat_names", "show_all",
+__all__ = ["frames", "result_screen", "seat_names", "show_all",
            "show_interactive"]
