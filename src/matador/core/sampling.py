@@ -35,7 +35,7 @@ from matador.core.errors import MatadorError, ViewError
 from matador.core.moves import DRAW, MOVE_TILE
 from matador.core.rules import FirstLeader
 from matador.core.state import Deal, HandState, highest_double_leader
-from matador.core.tiles import NUM_TILES, TILES, iter_bits, mask_of
+from matador.core.tiles import NAMES, NUM_TILES, TILES, iter_bits, mask_of
 from matador.core.view import PlayerView
 
 MAX_ATTEMPTS = 100_000
@@ -268,6 +268,39 @@ class _TooMany(Exception):
     """The counting walk grew too large (see :data:`MAX_MEMO`)."""
 
 
+def _check_holders(view: PlayerView, others: list[int]) -> None:
+    """Refuse a view whose unseen tiles cannot be shared out as the hands are now (Hall).
+
+    Each unseen tile is now in another seat's hand (only if that seat may hold
+    it: :meth:`PlayerView.might_hold`), in the boneyard or set aside. Some
+    seats may together be the only possible holders of more tiles than they
+    hold: then no deal gives the view. Checking every set of seats (at most
+    three, so eight sets) is Hall's condition for such a sharing; the
+    counting of each seat's history does the rest.
+    """
+    spare = view.boneyard_size + view.set_aside_size  # takes any unseen tile
+    holders = [view.might_hold(s) for s in others]
+    only: dict[int, int] = {}  # set of seats (bits) -> tiles only they may hold
+    for t in iter_bits(view.unseen):
+        key = sum(1 << i for i, mask in enumerate(holders) if mask >> t & 1)
+        only[key] = only.get(key, 0) + 1
+    if spare:
+        return  # the boneyard or the set-aside tiles may take any tile
+    if only.get(0):
+        nowhere = [NAMES[t] for t in iter_bits(view.unseen)
+                   if not any(mask >> t & 1 for mask in holders)]
+        raise ViewError(f"no deal fits the view: {', '.join(nowhere)} can be in no hand (the "
+                        "boneyard is empty and forced draws and passes exclude them, R15-R17)")
+    for group in range(1, 1 << len(others)):
+        need = sum(k for key, k in only.items() if key & ~group == 0)
+        room = sum(view.hand_sizes[s] for i, s in enumerate(others) if group >> i & 1)
+        if need > room:
+            seats = ", ".join(str(s) for i, s in enumerate(others) if group >> i & 1)
+            raise ViewError(f"no deal fits the view: {need} unseen tiles can only be in the "
+                            f"hands of seat(s) {seats}, which hold {room} (forced draws and "
+                            "passes, R15-R17)")
+
+
 class WorldSampler:
     """Draws deals, and the states they lead to, uniformly among those consistent with a view."""
 
@@ -280,6 +313,7 @@ class WorldSampler:
         if self.pool.bit_count() != expected:
             raise ViewError(f"{self.pool.bit_count()} unseen tiles, but other hands, boneyard "
                             f"and set-aside need {expected}")
+        _check_holders(view, self.others)
         self.check_leader = (view.leader_by_rule and view.leader != view.seat
                              and view.rules.first_leader is FirstLeader.HIGHEST_DOUBLE)
         lead_void = view.lead_excluded()

@@ -415,6 +415,7 @@ def _replay_public(view: PlayerView) -> None:
     movers: list[int] = []
     events: list[list[SeatEvent]] = [[] for _ in range(n)]
     over = False
+    passes = 0  # passes in a row that prove a seat could not play (R19)
     for key in view.own_draws:
         if not 0 <= key < len(view.moves) or view.moves[key] != DRAW:
             raise ViewError(f"moves[{key}]: an own draw must be a draw")
@@ -447,6 +448,7 @@ def _replay_public(view: PlayerView) -> None:
             played |= 1 << t
             sizes[s] -= 1
             drawn = False
+            passes = 0
             points[s] += tb.play_points(m, left, right)  # R22
             if m < PLAY_BASE:
                 left, right = HALVES[t]
@@ -489,6 +491,7 @@ def _replay_public(view: PlayerView) -> None:
             bone -= 1
             sizes[s] += 1
             drawn = True
+            passes = 0
             empty_at[s] = -1
             if bone == 0 and _public_end(tb, sizes):
                 over = True
@@ -498,8 +501,17 @@ def _replay_public(view: PlayerView) -> None:
                 raise ViewError(f"{where}: the leader must open, not pass (R15)")
             if bone > 0 and not (drawn and tb.draw_one):
                 raise ViewError(f"{where}: seat {s} may draw, so may not pass (R17)")
+            optional = tb.optional and drawn and tb.draw_one
+            if bone == 0 and not optional:
+                # This pass proves the seat could not play at all. After the last play or
+                # draw someone could (else the hand was blocked then, R19), and passes change
+                # no hand: a pass by every seat holding tiles is one too many.
+                passes += 1
+                if passes >= sum(1 for size in sizes if size):
+                    raise ViewError(f"{where}: every seat holding tiles has now passed in turn "
+                                    "with the boneyard empty, so the hand was already blocked "
+                                    "(R19)")
             if not own:
-                optional = tb.optional and drawn and tb.draw_one
                 events[s].append(SeatEvent("void", ply, tiles=tb.forced_free(left, right,
                                                                               optional)))
             points[s] -= tb.pass_penalty
@@ -508,7 +520,7 @@ def _replay_public(view: PlayerView) -> None:
     for key in view.own_draws:
         if movers[key] != seat:
             raise ViewError(f"moves[{key}]: names a drawn tile, but seat {movers[key]} drew")
-    _check_leader(view, seen, movers)
+    _check_leader(view, seen, events, sizes)
     if view.outcome is not None:
         to_move = -1
         points = list(view.outcome.points)  # R21's end-of-hand points included
@@ -529,13 +541,16 @@ def _replay_public(view: PlayerView) -> None:
     _set(view, "empty_at", tuple(empty_at))
 
 
-def _check_leader(view: PlayerView, seen: TileMask, movers: Sequence[int]) -> None:
-    """R14: a leader chosen by ``highest_double`` held a better tile than this seat was dealt.
+def _check_leader(view: PlayerView, seen: TileMask, events: Sequence[Sequence[SeatEvent]],
+                  sizes: Sequence[int]) -> None:
+    """R14: a leader chosen by ``highest_double`` held the best tile dealt.
 
-    So some tile ranked above this seat's best must be one the leader could
-    have been dealt: unseen by this seat, or played by the leader. Without one,
-    no deal gives this view (a later hand of a match says ``leader_by_rule``
-    false).
+    If this seat leads, every better tile than its best was left undealt. If
+    another seat leads, some tile better than this seat's best is one the
+    leader could have been dealt: one it played that no earlier void of its
+    excluded, or an unseen one no void of its excludes (if it still holds
+    tiles). Without one, no deal gives this view (a later hand of a match says
+    ``leader_by_rule`` false).
     """
     if not view.leader_by_rule or view.rules.first_leader is not FirstLeader.HIGHEST_DOUBLE:
         return
@@ -552,10 +567,15 @@ def _check_leader(view: PlayerView, seen: TileMask, movers: Sequence[int]) -> No
                 f"{undealt} are; for a leader chosen otherwise (a later hand of a match) the "
                 "view says \"leader_by_rule\": false")
         return
-    possible = ((1 << NUM_TILES) - 1) & ~seen
-    for s, m in zip(movers, view.moves, strict=True):
-        if s == view.leader and m < DRAW:
-            possible |= 1 << MOVE_TILE[m]
+    possible = 0
+    voids = 0
+    for event in events[view.leader]:
+        if event.kind == "void":
+            voids |= event.tiles
+        elif event.kind == "play" and not voids >> event.tile & 1:
+            possible |= 1 << event.tile
+    if sizes[view.leader]:
+        possible |= ((1 << NUM_TILES) - 1) & ~seen & ~voids
     best = max(view.dealt, key=lead_rank)
     if not any(lead_rank(t) > lead_rank(best) for t in range(NUM_TILES) if possible >> t & 1):
         raise ViewError(
