@@ -26,7 +26,7 @@ from matador.cli.common import (
     rules_of,
     seed_of,
 )
-from matador.core.errors import MatadorError
+from matador.core.errors import MatadorError, quote
 
 EXAMPLES = """\
 examples:
@@ -95,7 +95,7 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``arena`` with parsed arguments; return the exit status."""
     if len(args.bots) < 2:
-        raise CliError("bots", f"the arena needs at least two bots (got {args.bots[0]!r}; "
+        raise CliError("bots", f"the arena needs at least two bots (got {quote(args.bots[0])}; "
                                "repeat it to play it against itself)")
     rules = rules_of(args.preset, args.overrides, args.players)
     if args.plot and not _have_matplotlib():

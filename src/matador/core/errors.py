@@ -117,10 +117,11 @@ def quote(value: object, limit: int = EXCERPT) -> str:
     [0, 1, 2, 3, 4, 5, ...]
     """
     if isinstance(value, str):
-        if len(value) <= limit:
-            return printable(repr(value))
         head = printable(repr(value[:limit]))
-        return f"{head[:-1]}...{head[-1]} ({len(value)} characters)"
+        if len(value) <= limit and len(head) <= 3 * limit:
+            return head
+        # Cut after ``limit`` characters, and after 3 x ``limit`` once escaped.
+        return f"{head[:-1][:3 * limit]}...{head[-1]} ({len(value)} characters)"
     if isinstance(value, int) and not isinstance(value, bool):
         return _quote_int(value, limit)
     try:

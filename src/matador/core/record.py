@@ -214,6 +214,8 @@ def parse_records(data: str | bytes) -> list[RecordLine]:
         if len(numbered) < 2 or not any(_is_object(line) for _, line in numbered):
             return [RecordLine(None, None, e)]
         return [_line_record(k, line) for k, line in numbered]
+    if not isinstance(whole, Mapping):  # (a JSON string would be parsed again as JSON text)
+        return [RecordLine(None, None, RecordError("record", "must be a JSON object"))]
     try:
         return [RecordLine(None, parse_record(whole))]
     except RecordError as e:

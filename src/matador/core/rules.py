@@ -199,9 +199,10 @@ class Rules:
         """
         lo, hi = self.players
         if isinstance(players, bool) or not isinstance(players, int):
-            raise RulesError(f"{players!r:.40} is not a number of players", "players")
+            raise RulesError(f"{quote(players)} is not a number of players", "players")
         if not lo <= players <= hi:
-            raise RulesError(f"{players} players, but the rules allow {lo} to {hi}", "players")
+            raise RulesError(f"{quote(players)} players, but the rules allow {lo} to {hi}",
+                             "players")
         size = self.hand_size_for(players)
         need = players * size + self.set_aside
         if need > NUM_TILES:

@@ -376,7 +376,7 @@ class WorldSampler:
                         ok = False
                         break
                     state.push(m)
-                if not ok or (view.outcome is None and state.outcome is not None):
+                if not ok or (state.outcome is not None and not view.is_over):
                     continue
             self.accepted += 1
             return deal, state
@@ -465,7 +465,7 @@ def _replay_checked(view: PlayerView, deal: Deal) -> HandState | None:
             state.play(m)
     except MatadorError:
         return None
-    if view.outcome is None and state.outcome is not None:
+    if state.outcome is not None and not view.is_over:
         return None
     return state
 

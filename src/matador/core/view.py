@@ -462,7 +462,7 @@ def _replay_public(view: PlayerView) -> None:
                     to_move = -1
                     continue
                 empty_at[s] = ply + 1
-            if bone == 0 and _public_end(tb, sizes):
+            if bone == 0 and _public_end(tb, sizes, left, right, played):
                 over = True
                 to_move = -1
                 continue
@@ -493,7 +493,7 @@ def _replay_public(view: PlayerView) -> None:
             drawn = True
             passes = 0
             empty_at[s] = -1
-            if bone == 0 and _public_end(tb, sizes):
+            if bone == 0 and _public_end(tb, sizes, left, right, played):
                 over = True
                 to_move = -1
         else:
@@ -611,9 +611,16 @@ def _check_public_play(tb: RuleTables, s: int, m: int, t: int, left: int, right:
     return 0
 
 
-def _public_end(tb: RuleTables, sizes: Sequence[int]) -> bool:
-    """R18 after_boneyard with the boneyard empty: is some hand empty? (Blocking is hidden.)"""
-    return tb.after_boneyard and 0 in sizes
+def _public_end(tb: RuleTables, sizes: Sequence[int], left: int, right: int,
+                played: TileMask) -> bool:
+    """With the boneyard empty, is the hand over by what everyone can see?
+
+    R18 ``after_boneyard``: some hand is empty. R19: no tile off the line can be
+    played on the ends (so no hand holds one; for instance both ends blank and
+    every matador on the line). Other blocks depend on hidden hands.
+    """
+    return (tb.after_boneyard and 0 in sizes) or not (
+        tb.playable_against[left][right] & ~played & ((1 << NUM_TILES) - 1))
 
 
 def _next(tb: RuleTables, s: int, n: int, sizes: Sequence[int], bone: int) -> int:

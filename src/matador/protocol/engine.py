@@ -126,7 +126,7 @@ class Engine:
         spec = spec.strip()
         bot = make_bot(spec)
         if isinstance(bot, OracleBot):
-            raise BotError(f"{bot.kind!r} needs the true state, which an engine never sees")
+            raise BotError(f"{quote(bot.kind)} needs the true state, which an engine never sees")
         self.spec = spec
         """The bot named on the command line."""
         self.level = spec if spec in LEVELS else CUSTOM
