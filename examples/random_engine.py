@@ -1,8 +1,8 @@
 """A complete MEP engine that plays a uniformly random legal move: copy it to write your own.
 
-Try it against our bots:
+Try it against our bots, from the root of the repository:
 
-    matador arena greedy "engine:python3 examples/random_engine.py" --deals 100
+    matador arena greedy "engine:python3 examples/random_engine.py" --preset classic --players 2 --deals 100
 
 MEP (docs/protocol.md) is plain text: read one command per line on standard
 input, answer on standard output, flush after every answer, and answer

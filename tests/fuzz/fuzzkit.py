@@ -42,14 +42,13 @@ from matador.core.record import Record
 from matador.core.rules import PRESETS, Rules
 from matador.core.state import HandState
 from matador.core.view import PlayerView
+from matador.protocol.host import DEFAULT_THINK, GRACE
 
 MATADOR = Path(sys.executable).parent / "matador"
 """The installed ``matador`` executable."""
 
 MAX_LINE = 2300
 """The longest error line accepted, in characters (WHERE and WHY are cut at 200 and 2000)."""
-GRACE = 1.0
-"""Seconds a host waits beyond ``movetime`` (PROTOCOL.md)."""
 
 BIG = "__BIG_NUMBER__"
 """A placeholder value that :func:`encode` writes as a number of thousands of digits."""
@@ -491,16 +490,31 @@ def engine(bot: str, env: dict[str, str] | None = None) -> Iterator[EnginePipe]:
             pipe.proc.kill()
 
 
-def drive_engine(pipe: EnginePipe, lines: Sequence[bytes], *, think: float) -> dict[str, float]:
+def announced_think(pipe: EnginePipe) -> float:
+    """What a host allows a ``go`` without ``movetime``, from the engine's ``Budget`` option.
+
+    As :class:`~matador.protocol.host.EngineProcess` does: the announced
+    ``Budget``, or :data:`~matador.protocol.host.DEFAULT_THINK` without one.
+    """
+    pipe.send(b"mep")
+    for line in pipe.until(lambda a: a == "mepok", timeout=10):
+        words = line.split()
+        if words[:3] == ["option", "name", "Budget"] and words[5:6] == ["default"]:
+            return int(words[6]) / 1000 or DEFAULT_THINK
+    return DEFAULT_THINK
+
+
+def drive_engine(pipe: EnginePipe, lines: Sequence[bytes]) -> dict[str, float]:
     """Send each line then ``isready``; check the answers and the budgets; return figures.
 
-    ``think`` is the engine's default thinking time (for a ``go`` without
-    ``movetime``). Every line must be followed by ``readyok``, a ``go`` or
-    ``analyse`` must end (``bestmove``, ``analysisok`` or an ``error``) within
-    its ``movetime`` (else ``think``) plus :data:`GRACE`, and any other line
-    within :data:`GRACE`.
+    Every line must be followed by ``readyok``; a ``go`` or ``analyse`` must end
+    (``bestmove``, ``analysisok`` or an ``error``) within its ``movetime``
+    plus :data:`GRACE` (without ``movetime``: the announced ``Budget``, read
+    again after every ``setoption``, see :func:`announced_think`), any other
+    line within :data:`GRACE`.
     """
     figures = {"lines": 0, "errors": 0, "moves": 0, "slowest_search": 0.0, "slowest_other": 0.0}
+    think = announced_think(pipe)
     for line in lines:
         command, _ = command_of(line)
         if command == "quit":
@@ -524,4 +538,6 @@ def drive_engine(pipe: EnginePipe, lines: Sequence[bytes], *, think: float) -> d
         for a in answers:
             assert a.split(" ", 1)[0] in ("id", "option", "mepok", "info", "bestmove",
                                           "analysisok", "error", "readyok"), a[:300]
+        if command == "setoption":
+            think = announced_think(pipe)
     return figures

@@ -17,18 +17,18 @@ import random
 import pytest
 from fuzzkit import drive_engine, engine, engine_lines
 
-BOTS = (("random", 0.0), ("pimc:20ms", 0.02), ("ismcts:20ms", 0.02), ("greedy", 0.0))
-"""The engines fuzzed, with their default thinking time in seconds."""
+BOTS = ("random", "pimc:20ms", "ismcts:20ms", "greedy")
+"""The engines fuzzed (a ``Level`` option may turn any of them into another)."""
 
 
 def lane(seed: int, per_bot: int) -> dict[str, float]:
     totals: dict[str, float] = {}
-    for k, (bot, think) in enumerate(BOTS):
+    for k, bot in enumerate(BOTS):
         rng = random.Random(seed + k)
         lines = engine_lines(rng, per_bot)
         env = dict(os.environ, PYTHONIOENCODING="utf-8") if k % 2 else None
         with engine(bot, env) as pipe:
-            figures = drive_engine(pipe, [b"mep", *lines], think=think)
+            figures = drive_engine(pipe, [b"mep", *lines])
         for key, value in figures.items():
             totals[key] = max(totals.get(key, 0.0), value) if key.startswith("slowest") \
                 else totals.get(key, 0.0) + value

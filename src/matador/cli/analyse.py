@@ -17,12 +17,15 @@ from matador.players.base import BotError, Budget
 
 EXAMPLES = """\
 examples:
-  matador analyse hand.json --ply 3              the moves of the seat to move at ply 3
-  matador analyse hand.json                      review every decision of the hand
-  matador analyse hand.json --seat 0 --budget 1s review seat 0's decisions, 1 s each
-  matador analyse hand.json --ply 3 --json       machine-readable
-  matador analyse games.jsonl --hand 2 --ply 0   a record of a file of several
+  matador analyse examples/hand.json --ply 3     the moves of the seat to move at ply 3
+  matador analyse examples/hand.json             review every decision of the hand
+  matador analyse examples/hand.json --seat 0 --budget 1s
+                                                 review seat 0's decisions, 1 s each
+  matador analyse examples/hand.json --ply 3 --json --seed 1   machine-readable
+  matador simulate --preset classic --players 2 --hands 3 --seed 1 --out hands.jsonl
+  matador analyse hands.jsonl --hand 2 --ply 0   a record of a file of several
 
+The examples read the files of examples/, from the root of the repository.
 win is the estimated chance of winning the hand (a hand with no winner counts
 1/N), points the expected points of the hand for that seat (R21 + R22), and
 samples the number of sampled worlds behind each estimate. Each position is

@@ -35,8 +35,10 @@ examples:
   matador arena heuristic greedy random --preset classic --players 2 --deals 300 \\
       --seed 1 --jobs 2 --plot ladder.png
   matador arena greedy random --preset classic --players 2 --deals 50 --match
-  matador arena pimc "engine:python3 examples/random_engine.py" --players 2 --deals 100
-  matador arena pimc:200it heuristic --deals 5000 --seed 1 --backend ray --address auto
+  matador arena pimc "engine:python3 examples/random_engine.py" --preset classic \\
+      --players 2 --deals 100
+  matador arena pimc:200it heuristic --preset classic --players 2 --deals 5000 --seed 1 \\
+      --backend ray --address auto
 
 The bots fill the seats in order, the last one repeated (pimc greedy with
 --players 4 is pimc against three greedy bots); with more bots than seats
@@ -58,7 +60,7 @@ def add_parser(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         "arena", help="pit bots against each other on duplicate deals and score them",
         description="Play bots against each other on the same deals in every seat rotation "
-                    "and report each bot's score with its 95%% interval, an Elo ladder, "
+                    "and report each bot's score with its 95% interval, an Elo ladder, "
                     "points per hand and time per move.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(

@@ -257,6 +257,10 @@ def rules_of(preset: str, overrides: Sequence[tuple[str, Any]], players: int) ->
     try:
         rules.check_players(players)
     except RulesError as e:
+        lo, hi = rules.players
+        if not lo <= players <= hi:  # outside the range: say how to change it
+            raise CliError(e.where, f"{e.why} (change --players, or the range with --set "
+                                    "players=[MIN,MAX])") from None
         raise CliError.of(e) from None
     return rules
 

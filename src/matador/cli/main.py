@@ -30,19 +30,20 @@ from matador.cli.common import EXIT_ERROR, CliError, print_error, safe_streams
 
 EXAMPLES = """\
 examples:
-  matador play                                   a match against the AI in the terminal
-  matador show games.jsonl                       step through saved hands
-  matador replay --trace hand.json               a position per ply, then the result
+  matador play --save games.jsonl                a match against the AI in the terminal
+  matador show games.jsonl                       step through the saved hands
+  matador replay --trace examples/hand.json      a position per ply, then the result
   matador deal --preset classic --players 2 --seed 7 --out hand.json
   matador simulate --preset six --players 4 --hands 1000 --seed 1 --out hands.jsonl
-  matador analyse hand.json --ply 3              every legal move's win chance
+  matador analyse examples/hand.json --ply 3     every legal move's win chance
   matador arena pimc greedy --preset classic --players 2 --deals 500 --jobs 2
   matador study --seed 1 --out study/            presets and house rules measured
   matador engine pimc:500ms                      serve a bot over MEP on stdin/stdout
   matador serve                                  play online: tables, invite links, bots
   matador verify records.jsonl                   check the fair-deal proofs of a match
 
-Run "matador COMMAND --help" for the options of a command. The rules, records
+Run "matador COMMAND --help" for the options of a command; the examples read
+the files of examples/, from the root of the repository. The rules, records
 and the replay contract are described in RULES.md (docs/contract/).
 """
 

@@ -30,12 +30,14 @@ from matador.core.record import replay
 
 EXAMPLES = """\
 examples:
-  matador replay hand.json                 {"winner": 0, "reason": "out", ...}
-  matador replay --trace hand.json         a position line per ply, then the result
-  cat hand.json | matador replay -         read the record from standard input
-  matador replay games.jsonl --hand 2      the second record of a file of several
-  matador replay --jsonl archive.jsonl     one line per record: trace and result, or error
+  matador replay examples/hand.json                {"winner": 0, "reason": "out", ...}
+  matador replay --trace examples/hand.json        a position line per ply, then the result
+  cat examples/hand.json | matador replay -        read the record from standard input
+  matador replay examples/archive.jsonl --hand 2   the second record of a file of several
+  matador replay --jsonl examples/archive.jsonl    one line per record: trace and result,
+                                                   or error
 
+The examples read the files of examples/, from the root of the repository.
 A file of several records, one per line (as play and simulate write them), is
 replayed record by record: the lines of each in turn; if one is refused,
 nothing is printed and the error names its line ("error: line 3: moves[2]:

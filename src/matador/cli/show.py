@@ -24,15 +24,17 @@ from matador.ui.show import show_all, show_interactive
 
 EXAMPLES = """\
 examples:
-  matador show matador-20250101-120000.jsonl       step through every saved hand
-  matador show games.jsonl --hand 2 --seat 0       hand 2 as seat 0 saw it
-  matador show examples/hand.json --all            print every position at once
+  matador show examples/hand.json                          step through a hand
+  matador show examples/archive.jsonl --hand 2 --seat 0    hand 2 as seat 0 saw it
+  matador show examples/hand.json --all                    every position at once
 
-Keys: Enter next position, b back, a number jumps there, q quit. By default
-everything is revealed (every hand and the boneyard): a saved record is a
-finished hand. With --seat S each position shows only what seat S saw then.
-In a file of several records, a line that is not a valid record is skipped and
-named on standard error ("error: line K: WHERE: WHY"), and the exit status is 2.
+The examples read the files of examples/, from the root of the repository. A
+file of records such as "matador play --save games.jsonl" writes (one hand per
+line) shows hand after hand; a line that is not a valid record is skipped and
+named on standard error ("error: line K: WHERE: WHY"), and the exit status is
+then 2. Keys: Enter next position, b back, a number jumps there, q quit. By
+default everything is revealed (every hand and the boneyard): a saved record is
+a finished hand. With --seat S each position shows only what seat S saw then.
 """
 
 

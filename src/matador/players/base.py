@@ -102,17 +102,18 @@ Budget(millis=1500.0, iterations=None))
 
         return done
 
-    def give_up(self, grace: float = SAMPLING_GRACE_MS) -> Callable[[], bool] | None:
-        """For a budget with a time limit, a function that turns true ``millis + grace`` ms
-        from now: how long a search may look for sampled worlds (``None`` without one).
+    def give_up(self, grace: float = SAMPLING_GRACE_MS) -> Callable[[], bool]:
+        """A function that turns true ``millis + grace`` ms from now (``grace`` without a time
+        limit): how long a search may look for sampled worlds.
 
         A search samples its first world even past its time (:meth:`clock` allows
         one iteration); this bounds that wait, so that a view no deal can produce
-        is found impossible within the budget and the grace a host allows.
+        is found impossible within the budget and the grace a host allows. Once a
+        world is found the view is possible: a search with a time limit goes on
+        looking only within it, one without looks as long as it needs, so that
+        an iteration budget gives the same search on any machine.
         """
-        if self.millis is None:
-            return None
-        limit = time.perf_counter() + (self.millis + grace) / 1000
+        limit = time.perf_counter() + ((self.millis or 0.0) + grace) / 1000
         return lambda: time.perf_counter() >= limit
 
 

@@ -171,7 +171,8 @@ class ISMCTSBot(Bot):
                 # Grow the pool (8, 16, 32... worlds), so short searches pay little for it.
                 for _ in range(min(max(8, len(pool)), POOL_MAX - len(pool)) or 1):
                     try:
-                        world = sampler.sample(rng, give_up)
+                        world = sampler.sample(rng, give_up if not pool or budget.millis
+                                               is not None else None)
                     except ViewError:  # none found in time: go on with the pool, if any
                         if not pool:
                             raise

@@ -158,10 +158,19 @@ def evaluate_worlds(make_world: Callable[[Random], HandState], seat: int,
 
 def view_worlds(view: PlayerView, budget: Budget) -> Callable[[Random], HandState]:
     """``make_world`` for :func:`evaluate_worlds`: worlds sampled from ``view``, looked for
-    only as long as ``budget`` allows (:meth:`Budget.give_up`)."""
+    only as long as ``budget`` allows (see :meth:`Budget.give_up`)."""
     sampler = sampler_for(view)
     give_up = budget.give_up()
-    return lambda rng: sampler.sample(rng, give_up)
+    found = False
+
+    def make_world(rng: Random) -> HandState:
+        nonlocal found
+        world = sampler.sample(rng, give_up if not found or budget.millis is not None
+                               else None)
+        found = True
+        return world
+
+    return make_world
 
 
 def kernel_enabled(kernel: bool | None) -> bool:
