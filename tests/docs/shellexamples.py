@@ -72,6 +72,20 @@ NOT_RUN: dict[str, str] = {
 }
 """Commands (comments stripped) that the examples test does not run, and why."""
 
+NOT_RUN_WHEN: dict[str, str] = {
+    "--address auto": "joins a running Ray cluster; tests/arena starts one on loopback",
+    "--address ray://": "joins a remote Ray cluster; tests/arena starts one on loopback",
+}
+"""Commands holding one of these are not run either, for the reason given."""
+
+
+def not_run(command: str) -> str | None:
+    """Why ``command`` is not run, or ``None`` if it is."""
+    key = stripped(command)
+    if key in NOT_RUN:
+        return NOT_RUN[key]
+    return next((why for part, why in NOT_RUN_WHEN.items() if part in key), None)
+
 
 @dataclass
 class Example:

@@ -22,12 +22,13 @@ from shellexamples import (
     markdown_examples,
     matches,
     not_ignored,
+    not_run,
     run,
     stripped,
 )
 
 GROUPS = groups()
-LONG = ("matador arena", "matador play", "benchmarks/")
+LONG = ("matador arena", "matador play", "matador study", "benchmarks/")
 """Commands that run for seconds to minutes: a page holding one is in the slow lane."""
 LANES = [pytest.param(name, marks=pytest.mark.slow)
          if any(long in e.command for e in examples for long in LONG) else name
@@ -40,7 +41,7 @@ def test_examples_run_as_shown(group: str, tmp_path: Path) -> None:
     cwd = checkout(tmp_path / "checkout")
     problems = []
     for example in GROUPS[group]:
-        if stripped(example.command) in NOT_RUN:
+        if not_run(example.command):
             continue
         problem = failure(example, run(example, cwd))
         if problem:

@@ -19,8 +19,8 @@ EXAMPLES = """\
 examples:
   matador analyse examples/hand.json --ply 3     the moves of the seat to move at ply 3
   matador analyse examples/hand.json             review every decision of the hand
-  matador analyse examples/hand.json --seat 0 --budget 1s
-                                                 review seat 0's decisions, 1 s each
+  matador analyse examples/hand.json --seat 0 --budget 200it
+                                                 review seat 0's decisions, 200 worlds each
   matador analyse examples/hand.json --ply 3 --json --seed 1   machine-readable
   matador simulate --preset classic --players 2 --hands 3 --seed 1 --out hands.jsonl
   matador analyse hands.jsonl --hand 2 --ply 0   a record of a file of several

@@ -28,7 +28,8 @@ examples:
   matador simulate --preset six --players 4 --hands 10 --seed 2 | matador replay --jsonl -
   matador simulate --preset russian --players 3 --hands 100 --set per_join=0
   matador simulate --preset classic --players 4 --hands 100000 --seed 3 --jobs 2 --out big.jsonl
-  matador simulate --hands 1000000 --seed 4 --backend ray --address auto --out huge.jsonl
+  matador simulate --preset classic --players 2 --hands 1000000 --seed 4 --backend ray \\
+      --address auto --out huge.jsonl
 
 Hand i is dealt and played from its own counter-based random stream (the seed
 and i), so the same arguments write the same bytes whatever --jobs or
