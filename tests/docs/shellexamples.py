@@ -73,8 +73,11 @@ NOT_RUN: dict[str, str] = {
 """Commands (comments stripped) that the examples test does not run, and why."""
 
 NOT_RUN_WHEN: dict[str, str] = {
-    "--address auto": "joins a running Ray cluster; tests/arena starts one on loopback",
-    "--address ray://": "joins a remote Ray cluster; tests/arena starts one on loopback",
+    "--backend ray": "runs on a Ray cluster: tests/arena runs the backend on one on loopback",
+    "--address": "joins a Ray cluster: tests/arena runs the backend on one on loopback",
+    "ray start": "starts a node of a Ray cluster",
+    "HEAD_IP": "names the head node of your Ray cluster",
+    "pip install": "installs packages: .ci/run installs the extras the tests need",
 }
 """Commands holding one of these are not run either, for the reason given."""
 

@@ -21,6 +21,7 @@ from matador.cli.common import (
     count,
     integer,
     open_output,
+    plural,
     positive,
     progress_bar,
     rules_of,
@@ -151,11 +152,12 @@ def _have_matplotlib() -> bool:
 
 def print_result(result: ArenaResult, console: Console) -> None:
     """The results table, best Elo first, then the seat and forfeit lines."""
-    mode = "matches" if result.match else "hands"
+    games = plural(len(result.games), "match", "matches") if result.match \
+        else plural(len(result.games), "hand")
     over = result.rules.overrides()
     rules = result.preset + "".join(f", {k}={v}" for k, v in over.items())
-    table = Table(title=f"{rules}, {result.players} players, {result.deals} deals, "
-                        f"{len(result.games)} {mode}, seed {result.seed}")
+    table = Table(title=f"{rules}, {result.players} players, {plural(result.deals, 'deal')}, "
+                        f"{games}, seed {result.seed}")
     for name in ("bot", "games", "score", "95% CI", "Elo", "Elo 95% CI", "points/hand",
                  "ms/move", "forfeits"):
         table.add_column(name, justify="left" if name == "bot" else "right")
@@ -183,10 +185,11 @@ def print_result(result: ArenaResult, console: Console) -> None:
 
 def _summary(result: ArenaResult, jobs: int) -> None:
     tables = len(result.tables)
+    games = plural(len(result.games), "match", "matches") if result.match \
+        else plural(len(result.games), "hand")
     sys.stderr.write(
-        f"played {len(result.games)} {'matches' if result.match else 'hands'} "
-        f"({result.deals} deals x {result.players} rotations x {tables} "
-        f"table{'s' if tables > 1 else ''}) in {result.seconds:.2f} s with {jobs} "
-        f"job{'s' if jobs > 1 else ''}, seed {result.seed}\n")
+        f"played {games} ({plural(result.deals, 'deal')} x {result.players} rotations x "
+        f"{plural(tables, 'table')}) in {result.seconds:.2f} s with {plural(jobs, 'job')}, "
+        f"seed {result.seed}\n")
 
 

@@ -103,6 +103,15 @@ def safe_streams() -> None:
             reconfigure(errors="backslashreplace")
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``n`` and the word for one or for several: ``1 deal``, ``2 deals``, ``1 match``.
+
+    >>> plural(1, "deal"), plural(2, "deal"), plural(3, "match", "matches")
+    ('1 deal', '2 deals', '3 matches')
+    """
+    return f"{n} {word if n == 1 else words or word + 's'}"
+
+
 def dumps(value: Any) -> str:
     """One line of JSON with the default separators (``, `` and ``: ``) of RULES.md."""
     return json.dumps(value)

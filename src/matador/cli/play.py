@@ -16,8 +16,9 @@ from typing import Any
 from rich.console import Console
 
 from matador.cli.common import EXIT_OK, CliError, integer, override, preset_name
-from matador.core.errors import MatadorError, RulesError
+from matador.core.errors import MatadorError, RulesError, quote
 from matador.core.rules import Rules
+from matador.players import LEVELS, OracleBot, bot_kinds, make_bot
 from matador.ui.game import HUMAN, Game, GameConfig, QuitGame, SeatSpec, Terminal
 from matador.ui.i18n import LANGUAGES, detect_language, set_language
 from matador.ui.menu import StartMenu
@@ -87,6 +88,23 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run, parser=parser)
 
 
+def seat_spec(text: str, flag: str) -> SeatSpec:
+    """A ``--seat`` (or ``--bots``) value; one that names no player lists those that may sit.
+
+    The list leaves out the ``cheater``, which sees the true hands and is never
+    an opponent (``make_bot`` knows it, for the arena).
+    """
+    try:
+        return SeatSpec.parse(text)
+    except MatadorError as e:
+        if not str(e).startswith("unknown bot"):  # a known player, badly written
+            raise CliError(f"{flag} {quote(text)}", str(e)) from None
+    bots = [k for k in bot_kinds() if not isinstance(make_bot(k), OracleBot)]
+    raise CliError(flag, f"{quote(text)} is not a player: human, human:NAME, a level "
+                         f"({', '.join(LEVELS)}) or a bot ({', '.join(bots)}), with a "
+                         "budget if you like (pimc:300ms, ismcts:2000it)")
+
+
 def config_of(args: argparse.Namespace) -> GameConfig:
     """The game settings of the flags, validated; a bad value is a :class:`CliError`."""
     preset = args.preset or "classic"
@@ -99,17 +117,11 @@ def config_of(args: argparse.Namespace) -> GameConfig:
         raise CliError.of(e) from None
     seats: list[SeatSpec] = []
     for text in args.seats:
-        try:
-            seats.append(SeatSpec.parse(text))
-        except MatadorError as e:
-            raise CliError(f"--seat {text}", str(e)) from None
+        seats.append(seat_spec(text, "--seat"))
     players = args.players if args.players is not None else max(len(seats), rules.players[0])
     if len(seats) > players:
         raise CliError("--seat", f"{len(seats)} seats given for {players} players")
-    try:
-        SeatSpec.parse(args.bots)
-    except MatadorError as e:
-        raise CliError("--bots", str(e)) from None
+    seat_spec(args.bots, "--bots")
     if not seats:
         seats.append(SeatSpec(HUMAN))
     while len(seats) < players:

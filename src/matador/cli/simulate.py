@@ -16,6 +16,7 @@ from matador.cli.common import (
     count,
     integer,
     open_output,
+    plural,
     progress_bar,
     rules_of,
     seed_of,
@@ -78,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         except MatadorError as e:
             raise CliError("--backend", str(e)) from None
     seconds = time.perf_counter() - start
-    sys.stderr.write(f"simulated {args.hands} hands, {moves} moves in {seconds:.2f} s "
+    sys.stderr.write(f"simulated {plural(args.hands, 'hand')}, {plural(moves, 'move')} in "
+                     f"{seconds:.2f} s "
                      f"({rules.preset}, {args.players} players, seed {seed})\n")
     return EXIT_OK

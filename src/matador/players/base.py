@@ -217,7 +217,7 @@ def _load_plugin(kind: str) -> None:
         try:
             point.load()
         except ImportError as e:
-            raise BotError(f"bot {kind!r} needs a part that is not installed ({e.name}): "
+            raise BotError(f"bot {quote(kind)} needs a part that is not installed ({e.name}): "
                            "pip install 'matador[rl]'") from None
 
 
@@ -232,7 +232,7 @@ def make_bot(spec: str) -> Bot:
         _load_plugin(kind)
     if kind in _LOADERS:
         if not budget:
-            raise BotError(f"bot {kind!r} needs an argument: {kind}:FILE")
+            raise BotError(f"bot {quote(kind)} needs an argument: {kind}:FILE")
         return _LOADERS[kind](budget)
     if kind not in _REGISTRY:
         known = ", ".join([*_REGISTRY, *_LOADERS, *LEVELS])
