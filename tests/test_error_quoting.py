@@ -42,7 +42,7 @@ def test_the_guard_can_fail(tmp_path: Path) -> None:
 
 def test_parsers_read_ascii_digits_only() -> None:
     found = []
-    for path in READERS:
+    for path in [*READERS, *sorted((SRC / "ui").glob("*.py"))]:  # the keyboard too
         for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             code = line.split("#", 1)[0]
             ascii_checked = "isascii()" in code
@@ -52,3 +52,17 @@ def test_parsers_read_ascii_digits_only() -> None:
             if re.search(r"\\d", code) and "re.ASCII" not in code and "[0-9]" not in code:
                 found.append(f"{path.relative_to(SRC)}:{k}")
     assert not found, f"ASCII digits only: {', '.join(found)}"
+
+
+def test_typed_numbers_that_are_not_ascii_are_not_moves() -> None:
+    """What a player types is read in ASCII digits: ``'²'`` is not move 2, nor a crash."""
+    from matador.core.state import HandState
+    from matador.core.view import PlayerView
+    from matador.ui.describe import menu_entries, parse_input
+
+    state = HandState.new("classic", 2, 3)
+    view = PlayerView.of(state, state.to_move)
+    entries = menu_entries(view)
+    assert parse_input(view, "1", entries) == entries[0].move
+    for text in ("²", "٣", "1-³", "9" * 5000, "²-²"):
+        assert isinstance(parse_input(view, text, entries), str), text

@@ -78,6 +78,8 @@ NOT_RUN_WHEN: dict[str, str] = {
     "ray start": "starts a node of a Ray cluster",
     "HEAD_IP": "names the head node of your Ray cluster",
     "pip install": "installs packages: .ci/run installs the extras the tests need",
+    "policy:policy.npz": "plays the policy examples/train_policy.py trains in minutes; "
+                         "tests/envs/test_policy.py trains and plays one",
 }
 """Commands holding one of these are not run either, for the reason given."""
 

@@ -25,6 +25,9 @@ from matador.core.view import PlayerView
 from matador.ui.i18n import _, ngettext
 from matador.ui.render import face, tile_face
 
+DIGITS = "0123456789"
+"""The digits of typed numbers: ASCII only."""
+
 
 def play_points(rules: Rules, left: int, m: int, right: int) -> int:
     """The points a move scores at once (R22): a play's, or a pass's penalty."""
@@ -201,7 +204,10 @@ def parse_input(view: PlayerView, text: str, entries: Sequence[MenuEntry]) -> Mo
     """
     raw = text.strip()
     low = raw.lower()
-    if low.isdigit():
+    if low.isascii() and low.isdigit():  # ASCII: "²".isdigit() is true, and int() refuses it
+        if len(low) > 6:  # int() refuses thousands of digits; no list is that long anyway
+            return _("There is no move {k}: choose 1 to {n}.").format(k=low[:6] + "...",
+                                                                       n=len(entries))
         k = int(low)
         if 1 <= k <= len(entries):
             return entries[k - 1].move
@@ -216,7 +222,7 @@ def parse_input(view: PlayerView, text: str, entries: Sequence[MenuEntry]) -> Mo
         m = Move.parse(low)
     except ValueError:
         m = None
-    tile_like = len(low) == 3 and low[1] in "-|" and low[0].isdigit() and low[2].isdigit()
+    tile_like = len(low) == 3 and low[1] in "-|" and low[0] in DIGITS and low[2] in DIGITS
     if tile_like and (m is None or (m < 28 and all(e.move != m for e in entries))):
         a, b = int(low[0]), int(low[2])
         if a <= 6 and b <= 6:

@@ -85,7 +85,7 @@ class StartMenu:
             if answer == "r":
                 self.term.print(render_rules(self._rules(), self.config.players))
                 continue
-            if answer.isdigit() and 1 <= int(answer) <= len(items):
+            if _number(answer) and 1 <= int(answer) <= len(items):
                 items[int(answer) - 1][2]()
                 continue
             self.term.print(Text(_("Choose a number from 1 to {n}, r, q or Enter.").format(
@@ -98,7 +98,7 @@ class StartMenu:
             self.term.print(f"  {i}  {label}")
         answer = self.term.ask(_("Your choice (Enter keeps the current one)")
                                + f" [1..{len(options)}]: ").strip()
-        if answer.isdigit() and 1 <= int(answer) <= len(options):
+        if _number(answer) and 1 <= int(answer) <= len(options):
             return options[int(answer) - 1][0]
         if answer:
             self.term.print(Text(_("Unchanged."), style="yellow"))
@@ -139,7 +139,7 @@ class StartMenu:
 
     def _target(self) -> None:
         answer = self.term.ask(_("Match target (0 = a single hand)") + " [0-]: ").strip()
-        if answer.isdigit():
+        if _number(answer):
             self._override("match_target", int(answer))
         elif answer:
             self.term.print(Text(_("Unchanged."), style="yellow"))
@@ -198,7 +198,7 @@ class StartMenu:
         answer = self.term.ask(_("Seed (a whole number; Enter for a random one)") + ": ").strip()
         if not answer:
             self.config.seed = None
-        elif answer.lstrip("-").isdigit():
+        elif _number(answer.removeprefix("-")):
             self.config.seed = int(answer)
         else:
             self.term.print(Text(_("Unchanged."), style="yellow"))
@@ -214,6 +214,12 @@ class StartMenu:
 def confirm(term: Terminal, question: str) -> bool:
     """Ask a yes/no question."""
     return term.ask(question + " [y/n]: ").strip().lower() in confirm_words()
+
+
+def _number(answer: str) -> bool:
+    """Whether ``answer`` is a whole number ``int()`` reads: ASCII digits (``str.isdigit``
+    also takes "²"), and not thousands of them (``int()`` refuses those)."""
+    return answer.isascii() and answer.isdigit() and len(answer) <= 30
 
 
 __all__ = ["LEVEL_NAMES", "StartMenu", "confirm", "level_label"]

@@ -138,7 +138,7 @@ def show_interactive(term: Terminal, records: Sequence[tuple[int, Record]],
             return
         if answer == "b":
             k = max(0, k - 1)
-        elif answer.isdigit() and 1 <= int(answer) <= len(screens):
+        elif answer.isascii() and answer.isdigit() and 1 <= int(answer[:9]) <= len(screens):
             k = int(answer) - 1
         else:
             k = min(len(screens) - 1, k + 1)
