@@ -80,6 +80,10 @@ NOT_RUN_WHEN: dict[str, str] = {
     "pip install": "installs packages: .ci/run installs the extras the tests need",
     "policy:policy.npz": "plays the policy examples/train_policy.py trains in minutes; "
                          "tests/envs/test_policy.py trains and plays one",
+    "matador verify": "checks the fair-deal proofs of records a running `matador serve` "
+                      "wrote; tests/server verifies them",
+    "postgresql://": "needs a PostgreSQL server; tests/server runs the server on SQLite",
+    "curl ": "asks a running `matador serve`; tests/server runs one",
 }
 """Commands holding one of these are not run either, for the reason given."""
 

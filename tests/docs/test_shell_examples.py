@@ -108,3 +108,18 @@ def test_a_failing_example_is_reported(tmp_path: Path) -> None:
     assert "exit 2" in (failure(bad, run(bad, cwd)) or "")
     wrong = Example("x", "matador replay examples/hand.json", shown=["{}"])
     assert "but the page shows" in (failure(wrong, run(wrong, cwd)) or "")
+
+
+def test_pages_say_how_matador_is_found() -> None:
+    """A page whose examples run ``matador`` says where it comes from: the quick-start
+    environment is not activated by the README's commands (issue 9, item 13)."""
+    from shellexamples import ROOT, pages
+
+    silent = []
+    for page in pages():
+        name = str(page.relative_to(ROOT))
+        runs = any("matador " in e.command for e in GROUPS.get(name, []))
+        text = page.read_text(encoding="utf-8")
+        if runs and ".venv/bin/" not in text and "activate" not in text:
+            silent.append(name)
+    assert not silent, f"say how `matador` is found (.venv/bin/matador, or activate): {silent}"

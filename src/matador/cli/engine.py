@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from matador.protocol.engine import Engine, serve
 
     try:
-        engine = Engine(args.bot)
+        engine = Engine(args.bot, background_kernel=True)
     except MatadorError as e:
         raise CliError("bot", str(e)) from None
     # Bytes both ways: lines are decoded as UTF-8 one by one (an undecodable line is an

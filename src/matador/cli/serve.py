@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from matador.cli.common import CliError
+from matador.core.errors import quote
 
 EXAMPLES = """\
 examples:
@@ -68,7 +69,7 @@ def rate(text: str) -> tuple[float, float]:
     except ValueError:
         values = (0.0, 0.0)
     if not sep or min(values) <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not BURST/RATE (e.g. 120/5)")
+        raise argparse.ArgumentTypeError(f"{quote(text)} is not BURST/RATE (e.g. 120/5)")
     return values
 
 
@@ -86,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     for item in args.engine:
         name, sep, command = item.partition("=")
         if not sep or not name.strip() or not command.strip():
-            raise CliError("--engine", f"{item!r} is not NAME=COMMAND")
+            raise CliError("--engine", f"{quote(item)} is not NAME=COMMAND")
         engines[name.strip()] = command.strip()
     if args.bot_workers < 1:
         raise CliError("--bot-workers", "must be 1 or more")

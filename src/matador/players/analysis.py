@@ -101,16 +101,20 @@ class Analysis:
         return {"seat": self.seat, "ply": self.ply, "moves": [m.to_json() for m in self.moves]}
 
 
-def analyse(view: PlayerView, budget: Budget, rng: Random) -> Analysis:
+def analyse(view: PlayerView, budget: Budget, rng: Random, *,
+            kernel: bool | None = None) -> Analysis:
     """Estimate every legal move of ``view.seat``, which must be to move.
 
     With a single legal move there is nothing to compare: its value is still
     estimated, so hints and reviews can show the position's outlook.
+    ``kernel`` as for :func:`~matador.players.pimc.evaluate_worlds` (``None``:
+    the compiled kernel if installed).
     """
     if view.to_move != view.seat:
         raise ValueError(f"seat {view.seat} is not to move")
     legal = view.legal_move_ids()
-    result = evaluate_worlds(view_worlds(view, budget), view.seat, legal, rng, budget)
+    result = evaluate_worlds(view_worlds(view, budget), view.seat, legal, rng, budget,
+                             kernel=kernel)
     moves = []
     for m in legal:
         st = result.stats[m]

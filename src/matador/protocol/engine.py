@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import io
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,7 +62,7 @@ from matador.core.sampling import sampler_for
 from matador.core.view import PlayerView
 from matador.players import LEVELS, Bot, BotError, Budget, OracleBot, PIMCBot, make_bot
 from matador.players.analysis import analyse
-from matador.players.pimc import SearchResult
+from matador.players.pimc import SearchResult, kernel_enabled
 
 AUTHOR = "the matador project"
 """What ``id author`` says."""
@@ -120,9 +121,18 @@ class Engine:
     Raises :class:`~matador.players.BotError` at construction for an unknown
     bot, or for the ``cheater``, which needs the true state and so cannot be
     an engine.
+
+    With ``background_kernel`` (what ``matador engine`` does), the compiled
+    playout kernel (``matador[fast]``), if installed, is compiled in a thread
+    from the start, and searches use it only once it is ready: compiling takes
+    a second or more (much more without Numba's disk cache), which a search
+    with a ``movetime`` cannot wait for. Until then they take the pure Python
+    path, which gives the same statistics for an iteration budget (only fewer
+    worlds within a time budget). Without it, searches use the kernel as bots
+    do everywhere (compiled at the first search).
     """
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, *, background_kernel: bool = False) -> None:
         spec = spec.strip()
         bot = make_bot(spec)
         if isinstance(bot, OracleBot):
@@ -140,6 +150,7 @@ class Engine:
         self.done = False
         """Set by ``quit``."""
         self.clock: Callable[[], float] = time.perf_counter
+        self._kernel = _KernelInBackground() if background_kernel else None
         self._commands: dict[str, Callable[[str], list[str]]] = {
             "mep": self._mep, "isready": self._isready, "setoption": self._setoption,
             "newhand": self._newhand, "position": self._position, "go": self._go,
@@ -292,6 +303,8 @@ class Engine:
         bot = self.bot
         bot.budget = budget if budget is not None else type(bot).default_budget
         bot.last_search = None
+        if self._kernel is not None and hasattr(bot, "kernel"):
+            bot.kernel = self._kernel.ready()
         move = bot.choose(view, self.rng)
         found = bot.last_search
         return move, found if isinstance(found, SearchResult) else None
@@ -301,9 +314,32 @@ class Engine:
         view = self._to_move("analyse")
         if budget is None:
             budget = type(self.bot).default_budget or PIMCBot.default_budget
-        report = analyse(view, budget, self.rng)
+        kernel = None if self._kernel is None else self._kernel.ready()
+        report = analyse(view, budget, self.rng, kernel=kernel)
         return [*(f"info move {a.move} win {a.win:.4f} points {a.points:.2f} "
                   f"samples {a.samples}" for a in report.moves), "analysisok"]
+
+
+class _KernelInBackground:
+    """The compiled playout kernel, compiled by a thread so that no search waits for it."""
+
+    def __init__(self) -> None:
+        self._done = threading.Event()
+        if kernel_enabled(None):
+            threading.Thread(target=self._compile, name="kernel", daemon=True).start()
+
+    def _compile(self) -> None:
+        try:
+            from matador import fast
+
+            fast.compile_kernels()
+        except Exception:  # no kernel then: searches keep to the pure Python path
+            return
+        self._done.set()
+
+    def ready(self) -> bool:
+        """Whether searches may use the kernel now."""
+        return self._done.is_set()
 
 
 def _budget_values(budget: Budget | None) -> tuple[int, int]:
