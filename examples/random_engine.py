@@ -2,7 +2,8 @@
 
 Try it against our bots, from the root of the repository:
 
-    matador arena greedy "engine:python3 examples/random_engine.py" --preset classic --players 2 --deals 100
+    matador arena greedy "engine:python3 examples/random_engine.py" \
+        --preset classic --players 2 --deals 100
 
 MEP (docs/protocol.md) is plain text: read one command per line on standard
 input, answer on standard output, flush after every answer, and answer

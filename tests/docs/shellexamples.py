@@ -42,6 +42,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -61,12 +62,13 @@ KEYBOARD = 30.0
 """Seconds ``matador play`` may take in its terminal, where it ends by itself."""
 
 NOT_RUN: dict[str, str] = {
-    "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/matador play":
-        "installs the package into a new environment: .ci/run does exactly this",
-    "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest":
+    "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/matador serve":
+        "installs the package into a new environment and serves until stopped: the server's"
+        " tests start it",
+    "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && .venv/bin/python -m pytest":
         "installs and runs this very test suite: .ci/run does exactly this",
     ".venv/bin/python -m pytest": "this very test suite",
-    ".venv/bin/ruff check src tests benchmarks": "a step of .ci/run",
+    ".venv/bin/ruff check src tests benchmarks examples": "a step of .ci/run",
     ".venv/bin/mypy": "a step of .ci/run",
     ".ci/run": "the CI itself, which runs this test",
 }
@@ -287,9 +289,17 @@ def checkout(where: Path) -> Path:
     return where
 
 
+HOME_DIRS = Path(tempfile.mkdtemp(prefix="matador-examples-"))
+"""The data and configuration directories the examples see: what ``matador play`` saves
+and the database ``matador serve`` makes stay out of the user's own."""
+
+
 def environment() -> dict[str, str]:
-    """This environment's ``matador`` and ``python3`` first on the PATH; English, UTF-8."""
+    """This environment's ``matador`` and ``python3`` first on the PATH; English, UTF-8;
+    data and configuration under :data:`HOME_DIRS`."""
     env = dict(os.environ)
+    env["XDG_DATA_HOME"] = str(HOME_DIRS / "data")
+    env["XDG_CONFIG_HOME"] = str(HOME_DIRS / "config")
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     env["LC_ALL"] = "C.UTF-8"
     env.pop("LANGUAGE", None)

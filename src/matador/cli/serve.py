@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
         name, sep, command = item.partition("=")
         if not sep or not name.strip() or not command.strip():
             raise CliError("--engine", f"{quote(item)} is not NAME=COMMAND")
+        if name.strip() in engines:
+            raise CliError("--engine", f"{quote(name.strip())} is given twice")
         engines[name.strip()] = command.strip()
     if args.bot_workers < 1:
         raise CliError("--bot-workers", "must be 1 or more")
@@ -96,19 +99,45 @@ def run(args: argparse.Namespace) -> int:
                         http_capacity=args.http_limit[0], http_per_second=args.http_limit[1],
                         create_capacity=args.create_limit[0],
                         create_per_second=args.create_limit[1])
+    if not 0 <= args.port <= 65535:
+        raise CliError("--port", f"{args.port} is not a port (0..65535)")
+    listener = listen(args.host, args.port)
     try:
         app = create_app(settings)
     except Exception as e:  # a bad URL, a missing driver
+        listener.close()
         raise CliError("--db", str(e)) from None
     config = uvicorn.Config(app, host=args.host, port=args.port, ws_max_size=4096,
                             log_level=args.log_level, lifespan="on",
                             timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
-    return asyncio.run(_serve(server, args.host))
+    return asyncio.run(_serve(server, listener, args.host))
 
 
-async def _serve(server: Any, host: str) -> int:
-    task = asyncio.create_task(server.serve())
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host`` and ``port``, before anything else starts, so that an
+    address in use or one this machine does not have is a clear error."""
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as e:
+        raise CliError("--host", f"{quote(host)} is not an address of this machine ({e})"
+                       ) from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as e:
+        sock.close()
+        where = "--port" if e.errno in (98, 13) else "--host"  # EADDRINUSE, EACCES
+        raise CliError(where, f"cannot listen on {quote(host)} port {port}: "
+                              f"{e.strerror or e}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+async def _serve(server: Any, listener: socket.socket, host: str) -> int:
+    task = asyncio.create_task(server.serve(sockets=[listener]))
     while not server.started:
         if task.done():
             await task

@@ -201,7 +201,8 @@ class Rules:
         if isinstance(players, bool) or not isinstance(players, int):
             raise RulesError(f"{quote(players)} is not a number of players", "players")
         if not lo <= players <= hi:
-            raise RulesError(f"{quote(players)} players, but the rules allow {lo} to {hi}",
+            allowed = f"only {lo}" if lo == hi else f"{lo} to {hi}"
+            raise RulesError(f"{quote(players)} players, but the rules allow {allowed}",
                              "players")
         size = self.hand_size_for(players)
         need = players * size + self.set_aside
