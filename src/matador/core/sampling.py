@@ -17,15 +17,22 @@ by slot; which slot each played tile came from is counted by a walk over the
 seat's events (:class:`_SeatModel`), in which open slots with the same
 future are interchangeable. Seats are sampled one after the other; a later
 seat's count uses an upper bound on the tiles left, corrected by acceptance,
-which keeps the joint draw exactly uniform. Finally the candidate deal is
-replayed: a world in which the hand would have ended earlier (blocked, R19)
-or in which the leader did not hold the best tile (R14) is rejected. Views
+which keeps the joint draw exactly uniform.
+
+The leader rule (R14: another seat led because it held the best dealt tile)
+couples the seats, and with three or four players most deals break it. It
+is sampled directly: for each tile ``B`` the leader may have led by, ``B`` is
+forced into the leader's dealt hand and every better tile out of all dealt
+hands, the seats are counted under those constraints, and ``B`` is drawn in
+proportion to its count. Finally the candidate deal is replayed: a world in
+which the hand would have ended earlier (blocked, R19) is rejected. Views
 whose count would be too large to memoise fall back to plain rejection
 sampling, which is exact too, only slower.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from math import comb
@@ -35,7 +42,7 @@ from matador.core.errors import MatadorError, ViewError
 from matador.core.moves import DRAW, MOVE_TILE
 from matador.core.rules import FirstLeader
 from matador.core.state import Deal, HandState, highest_double_leader
-from matador.core.tiles import NAMES, NUM_TILES, TILES, iter_bits, mask_of
+from matador.core.tiles import LEAD_RANK, NAMES, NUM_TILES, TILES, iter_bits, mask_of
 from matador.core.view import PlayerView
 
 MAX_ATTEMPTS = 100_000
@@ -67,6 +74,7 @@ class _SeatModel:
         "dealt",
         "draw_allowed",
         "events",
+        "forced_held",
         "future",
         "held_count",
         "init_allowed",
@@ -80,8 +88,10 @@ class _SeatModel:
         "totals",
     )
 
-    def __init__(self, view: PlayerView, seat: int, lead_void: int, pool: int, cap: int
-                 ) -> None:
+    def __init__(self, view: PlayerView, seat: int, not_dealt: int, pool: int, cap: int,
+                 forced: int = -1,
+                 memos: dict[tuple[object, ...], dict[tuple[int, int, tuple[int, ...], int, int],
+                                                      int]] | None = None) -> None:
         self.seat = seat
         self.dealt = len(view.dealt)
         self.cap = cap
@@ -97,13 +107,15 @@ class _SeatModel:
         for i in range(len(events) - 1, -1, -1):
             ev = events[i]
             suffix[i] = suffix[i + 1] | (ev.tiles if ev.kind == "void" else 0)
-        self.init_allowed = full & ~(suffix[0] | lead_void)
+        self.init_allowed = full & ~(suffix[0] | not_dealt)
         self.draw_allowed = [full & ~suffix[a + 1] for a in draws]
         # The walk: ("draw", slot), ("play", index); voids only shape eligibility.
         walk: list[tuple[str, int, int]] = []
         self.init_ok: list[bool] = []
         self.slot_ok: list[int] = []  # mask of draw slots each play may come from
         slot_of = {a: k for k, a in enumerate(draws)}
+        self.forced_held = forced
+        """A tile that must be in the dealt hand and is still held (-1: none)."""
         for p, ev in enumerate(events):
             if ev.kind == "draw":
                 walk.append(("draw", slot_of[p], -1))
@@ -117,7 +129,10 @@ class _SeatModel:
                         acc |= e.tiles
                     elif e.kind == "draw" and not acc >> tile & 1:
                         ok |= 1 << slot_of[i]
-                acc |= lead_void
+                acc |= not_dealt
+                if tile == forced:  # a forced dealt tile that was played: not from a draw
+                    ok = 0
+                    self.forced_held = -1
                 walk.append(("play", len(self.init_ok), tile))
                 self.init_ok.append(not acc >> tile & 1)
                 self.slot_ok.append(ok)
@@ -133,14 +148,34 @@ class _SeatModel:
             self.next_play.append(count)
             count += kind == "play"
         self.held_count = view.hand_sizes[seat]
-        self.memo: dict[tuple[int, int, tuple[int, ...], int, int], int] = {}
+        # Models whose walks are the same (same eligibility of each play) share one memo.
+        key = (seat, tuple(self.init_ok), tuple(self.slot_ok))
+        memo = None if memos is None else memos.get(key)
+        if memo is None:
+            memo = {}
+            if memos is not None:
+                memos[key] = memo
+        self.memo: dict[tuple[int, int, tuple[int, ...], int, int], int] = memo
         # Weight of each number of dealt tiles still held (outer choice of the walk).
         self.totals: list[tuple[int, int]] = []
+        if forced >= 0 and self.forced_held >= 0 and not (self.init_allowed & pool) >> forced & 1:
+            return  # the forced tile cannot be held
         n_init = min((self.init_allowed & pool).bit_count(), cap)
         for held in range(max(0, self.dealt - self.n_plays), self.dealt + 1):
-            w = comb(n_init, held) * self._count(held, 0, (), 0, 0)
+            w = self._dealt_ways(n_init, held) * self._count(held, 0, (), 0, 0)
             if w:
                 self.totals.append((held, w))
+
+    def _dealt_ways(self, n: int, held: int) -> int:
+        """Ways to choose the ``held`` dealt tiles still held among ``n`` allowed tiles."""
+        if self.forced_held < 0:
+            return comb(n, held)
+        return comb(n - 1, held - 1) if held and n else 0
+
+    @property
+    def weight(self) -> int:
+        """The number of configurations counted (an upper bound for seats after the first)."""
+        return sum(w for _, w in self.totals)
 
     def _factor(self, held: int, k: int, j: int) -> int:
         """Tiles draw slot ``k`` may take when ``j`` earlier draw slots are held too."""
@@ -242,14 +277,23 @@ class _SeatModel:
                     shifted.setdefault(future >> 1, []).extend(slots)
             by_future = shifted
         # Fill: the dealt tiles still held, then each held draw slot in order (nested sets).
-        bound = comb(min((self.init_allowed & self.pool).bit_count(), self.cap), held)
-        actual = comb((self.init_allowed & pool).bit_count(), held)
+        forced = self.forced_held
+        bound = self._dealt_ways(min((self.init_allowed & self.pool).bit_count(), self.cap),
+                                 held)
+        if forced >= 0 and not pool >> forced & 1:
+            actual = 0  # an earlier seat drew the tile this seat must hold
+        else:
+            actual = self._dealt_ways((self.init_allowed & pool).bit_count(), held)
         for i, k in enumerate(held_slots):
             bound *= self._factor(held, k, i)
             actual *= max(0, (self.draw_allowed[k] & pool).bit_count() - held - i)
         if not actual:
             return dealt_tiles, draw_tiles, bound, 0
-        chosen = rng.sample(list(iter_bits(self.init_allowed & pool)), held)
+        if forced >= 0:
+            chosen = [forced, *rng.sample(list(iter_bits(self.init_allowed & pool
+                                                         & ~(1 << forced))), held - 1)]
+        else:
+            chosen = rng.sample(list(iter_bits(self.init_allowed & pool)), held)
         dealt_tiles.extend(chosen)
         taken = mask_of(chosen)
         for k in held_slots:
@@ -316,23 +360,75 @@ class WorldSampler:
         _check_holders(view, self.others)
         self.check_leader = (view.leader_by_rule and view.leader != view.seat
                              and view.rules.first_leader is FirstLeader.HIGHEST_DOUBLE)
-        lead_void = view.lead_excluded()
-        self.models: list[_SeatModel] | None = []
-        size = self.pool.bit_count()
-        try:
-            for s in self.others:
-                # A later seat sees a pool smaller by the tiles held by the seats before it.
-                model = _SeatModel(view, s, lead_void, self.pool, size)
-                if not model.totals:
-                    raise ViewError(f"no hand of seat {s} is consistent with the moves "
-                                    "(forced draws and passes, R15-R17)")
-                self.models.append(model)
-                size -= view.hand_sizes[s]
-        except _TooMany:
-            self.models = None  # too many ways to count: plain rejection sampling instead
+        self.variants: list[tuple[int, list[_SeatModel]]] | None = None
+        """Exact sampling: per tile the leader may have led by (R14), the number of deals
+        counted with it (an upper bound) and the seat models; ``None``: rejection only."""
+        with contextlib.suppress(_TooMany):  # too many ways to count: rejection sampling
+            self.variants = self._variants()
+        self.total_weight = sum(w for w, _ in self.variants or ())
         self.attempts = 0
         """Candidate worlds drawn so far (accepted or not), for diagnostics."""
         self.accepted = 0
+
+    def _variants(self) -> list[tuple[int, list[_SeatModel]]]:
+        """The seat models, one list per case of the leader rule (R14).
+
+        Without R14 to check there is one case. With it, the leader held the
+        best dealt tile ``B``: every case is one tile ``B`` that ranks above
+        this seat's dealt tiles and that the leader may have been dealt. In it
+        the leader's dealt hand holds ``B`` and no better tile, and every other
+        seat's dealt hand holds only worse tiles, which the counting walks
+        take as constraints (no rejection). Cases are drawn in proportion to
+        their counts, so the mixture stays exactly uniform.
+        """
+        view = self.view
+        memos: dict[tuple[object, ...], dict[tuple[int, int, tuple[int, ...], int, int],
+                                             int]] = {}
+
+        def models(not_dealt: dict[int, int], forced: int) -> list[_SeatModel]:
+            out = []
+            size = self.pool.bit_count()
+            for s in self.others:
+                # A later seat sees a pool smaller by the tiles held by the seats before it.
+                model = _SeatModel(view, s, not_dealt[s], self.pool, size,
+                                   forced if s == view.leader else -1, memos)
+                if not model.totals:
+                    return []
+                out.append(model)
+                size -= view.hand_sizes[s]
+            return out
+
+        if not self.check_leader:
+            lead_void = view.lead_excluded()
+            found = models(dict.fromkeys(self.others, lead_void), -1)
+            if not found:
+                raise ViewError("no hand of the other seats is consistent with the moves "
+                                "(forced draws and passes, R15-R17)")
+            return [(0, found)]
+        mine = max(LEAD_RANK[t] for t in view.dealt)
+        led = 0  # tiles the leader played: its dealt best may be among them
+        for ev in view.events[view.leader]:
+            if ev.kind == "play":
+                led |= 1 << ev.tile
+        variants = []
+        for best in sorted(iter_bits((self.pool | led) & ~view.hand_mask),
+                           key=LEAD_RANK.__getitem__):
+            rank = LEAD_RANK[best]
+            if rank <= mine:
+                continue
+            above = mask_of(t for t in range(NUM_TILES) if LEAD_RANK[t] > rank)
+            not_dealt = {s: above if s == view.leader else above | 1 << best
+                         for s in self.others}
+            found = models(not_dealt, best)
+            if found:
+                weight = 1
+                for model in found:
+                    weight *= model.weight
+                variants.append((weight, found))
+        if not variants:
+            raise ViewError(f"no deal lets seat {view.leader} lead by the best tile (R14) "
+                            "with these moves (forced draws and passes, R15-R17)")
+        return variants
 
     def sample_deal(self, rng: random.Random, give_up: GiveUp | None = None) -> Deal:
         """A deal drawn uniformly among those consistent with the view (see :meth:`sample`)."""
@@ -357,7 +453,7 @@ class WorldSampler:
                 raise ViewError(f"no consistent world found in {attempt} attempts within the "
                                 "time budget: the view is probably impossible")
             self.attempts += 1
-            if self.models is None:
+            if self.variants is None:
                 deal = self._naive_candidate(rng)
                 state = _replay_checked(view, deal)
                 if state is None:
@@ -384,11 +480,20 @@ class WorldSampler:
                         "probably impossible (e.g. the hand would already be blocked, R19)")
 
     def _candidate(self, rng: random.Random) -> Deal | None:
-        assert self.models is not None
+        variants = self.variants
+        assert variants is not None
+        models = variants[0][1]
+        if len(variants) > 1:
+            r = rng.randrange(self.total_weight)
+            for weight, found in variants:
+                if r < weight:
+                    models = found
+                    break
+                r -= weight
         pool = self.pool
         dealt: dict[int, list[int]] = {}
         drawn: dict[int, list[int]] = {}
-        for model in self.models:
+        for model in models:
             init_tiles, draw_tiles, bound, actual = model.draw_config(rng, pool)
             # The walk counted fillings with an upper bound; correct by acceptance.
             if not actual or (actual < bound and rng.randrange(bound) >= actual):
