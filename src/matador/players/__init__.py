@@ -17,6 +17,7 @@ from matador.players.base import (
 from matador.players.heuristic import GreedyBot, HeuristicBot, RandomBot
 from matador.players.ismcts import ISMCTSBot
 from matador.players.pimc import CheaterBot, PIMCBot
+from matador.players.sage import SageBot
 
 register("random", RandomBot)
 register("greedy", GreedyBot)
@@ -24,6 +25,7 @@ register("heuristic", HeuristicBot)
 register("pimc", PIMCBot)
 register("ismcts", ISMCTSBot)
 register("cheater", CheaterBot)
+register("sage", SageBot)
 
 # Strength levels offered to players (the cheater never is): the budgets keep
 # "normal" under 200 ms and "strong" under 1 s per move on one core. PIMC is the
@@ -36,4 +38,4 @@ LEVELS.update({
 })
 
 __all__ = ["LEVELS", "Bot", "BotError", "Budget", "CheaterBot", "GreedyBot", "HeuristicBot",
-           "ISMCTSBot", "OracleBot", "PIMCBot", "RandomBot", "bot_kinds", "make_bot", "register"]
+           "ISMCTSBot", "OracleBot", "PIMCBot", "RandomBot", "SageBot", "bot_kinds", "make_bot", "register"]

@@ -222,12 +222,19 @@ def _load_plugin(kind: str) -> None:
 
 
 def make_bot(spec: str) -> Bot:
-    """Build a bot from ``kind[:budget]`` (``pimc:500ms``, ``ismcts:2000it``), a level name,
-    or ``kind:ARGUMENT`` for a kind registered with :func:`register_loader` (``policy:FILE``)."""
+    """Build a bot from ``kind[:budget]`` (``pimc:500ms``, ``ismcts:2000it``), a level name
+    with or without a budget (``strong``, ``strong:200ms``: the level's bot at that budget),
+    or ``kind:ARGUMENT`` for a kind registered with :func:`register_loader` (``policy:FILE``).
+
+    >>> make_bot("strong:200ms").name == LEVELS["strong"].partition(":")[0] + ":200ms"
+    True
+    """
     spec = spec.strip()
     if spec in LEVELS:
         spec = LEVELS[spec]
     kind, _, budget = spec.partition(":")
+    if kind in LEVELS and kind not in _REGISTRY:  # a level given its own budget
+        kind = LEVELS[kind].partition(":")[0]
     if kind not in _REGISTRY and kind not in _LOADERS:
         _load_plugin(kind)
     if kind in _LOADERS:

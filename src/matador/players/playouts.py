@@ -1,0 +1,154 @@
+"""Playouts in which every seat plays like the card-counting ``heuristic`` (all seats blocked).
+
+The ``pimc`` playouts (:func:`matador.players.rollout.policy_move`) value a
+play by the mover's own hand and the *next* seat's blocking only. With three
+or four players the seats after it matter too, and the opponents a search
+meets (the ``heuristic``, another search) block all of them: playouts that
+model this predict the hand better (``docs/bots.md``). :func:`table_move` is
+the ``heuristic`` bot's choice in a determinized world, from the mover's own
+knowledge (its hand, the line, the tiles it has not seen, every seat's tile
+count, the boneyard's size): the same evaluation
+(:func:`~matador.players.heuristic.play_score` plus the other seats'
+blocking) and the same rules for the last matador (R15, R17), computed on
+counts so that it is cheap. With two players it differs from the ``pimc``
+policy only in when the last matador is spent.
+
+>>> import random
+>>> from matador.core.rules import Rules
+>>> from matador.core.state import HandState
+>>> state = HandState.new(Rules.from_preset("classic"), 4, random.Random(1))
+>>> table_playout(state, random.Random(2))
+>>> state.is_over
+True
+"""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Protocol
+
+from matador.core.moves import DRAW, MOVE_END, MOVE_EXPOSED, MOVE_TILE, PASS, PLAY_BASE
+from matador.core.state import HandState
+from matador.core.tiles import ALL_TILES, HALVES, PIPS
+from matador.players import heuristic as h
+
+EPSILON = 0.05
+"""Share of random moves in a playout."""
+
+
+class RandomSource(Protocol):
+    """What a playout draws from (:class:`random.Random` or a counter-based stream)."""
+
+    def random(self) -> float:
+        """A float in ``[0, 1)``."""
+
+    def randrange(self, n: int, /) -> int:
+        """An integer in ``0..n-1``."""
+
+
+_BLOCK: dict[tuple[int, int, int, int], float] = {}
+
+
+def block_counts(total: int, fitting: int, size: int, boneyard: int) -> float:
+    """:func:`matador.players.heuristic.block_value` from counts: a seat of ``size`` tiles
+    drawn from ``total`` candidates, ``fitting`` of which fit the new ends.
+
+    >>> from matador.players.heuristic import block_value
+    >>> block_counts(20, 6, 5, 8) == block_value((1 << 20) - 1, 5, (1 << 6) - 1, 8)
+    True
+    """
+    key = (total, fitting, size, boneyard)
+    value = _BLOCK.get(key)
+    if value is None:
+        if size <= 0:
+            p = 1.0
+        elif size > total:
+            p = 0.0 if fitting else 1.0
+        else:
+            p = comb(total - fitting, size) / comb(total, size)
+        in_boneyard = fitting * boneyard / total if total else 0.0
+        value = p * (1.0 + h.DRAW_COST * (boneyard + 1) / (in_boneyard + 1)) if p else 0.0
+        if len(_BLOCK) < 500_000:
+            _BLOCK[key] = value
+    return value
+
+
+def table_move(state: HandState, rng: RandomSource, epsilon: float = EPSILON) -> int:
+    """The mover's move: the ``heuristic``'s choice, random with probability ``epsilon``.
+
+    A forced move draws nothing from ``rng``; a choice draws one number, and
+    one more when it goes random.
+    """
+    ids = state.legal_move_ids()
+    if len(ids) == 1:
+        return ids[0]
+    if rng.random() < epsilon:
+        return ids[rng.randrange(len(ids))]
+    s = state.to_move
+    hands = state.hands
+    hand = hands[s]
+    n = state.players
+    tb = state._tb
+    left = state.left
+    right = state.right
+    bone = state.boneyard_size
+    might = ALL_TILES & ~hand & ~state.played
+    total = might.bit_count()
+    nxt = hands[(s + 1) % n].bit_count()
+    others = [size for k in range(2, n) if (size := hands[(s + k) % n].bit_count())]
+    matadors = tb.matadors
+    non_matadors = tb.non_matadors
+    playable = tb.playable_against
+    mine = (hand & matadors).bit_count()
+    goes_out = tb.ends_hand or (tb.after_boneyard and not bone)
+    best = ids[0]
+    best_score = -1e18
+    can_draw = False
+    for m in ids:
+        if m >= DRAW:
+            can_draw = can_draw or m == DRAW
+            continue
+        t = MOVE_TILE[m]
+        rest = hand & ~(1 << t)
+        if not rest and goes_out:
+            return m
+        if m < PLAY_BASE:
+            a, b = HALVES[m]
+        elif MOVE_END[m]:
+            a, b = left, MOVE_EXPOSED[m]
+        else:
+            a, b = MOVE_EXPOSED[m], right
+        fits = playable[a][b]
+        score = h.W_PIPS * PIPS[t] + h.W_FOLLOW * (rest & fits & non_matadors).bit_count()
+        if matadors >> t & 1:
+            score -= h.W_MATADOR
+            if mine == 1:
+                score -= h.W_LAST_MATADOR
+        if tb.scores_plays:
+            score += h.W_POINTS * tb.play_points(m, left, right)
+        fitting = (might & fits).bit_count()
+        if nxt:
+            score += h.W_BLOCK * block_counts(total, fitting, nxt, bone)
+        elif a == 0 or b == 0:
+            blanks = (a == 0) + (b == 0)
+            score += (h.W_BLANK if rest & matadors else h.W_BLANK_NO_MATADOR) * blanks
+        for size in others:
+            score += h.W_BLOCK_OTHERS * block_counts(total, fitting, size, bone)
+        if score > best_score:
+            best, best_score = m, score
+    if best < DRAW and matadors >> MOVE_TILE[best] & 1 and mine == 1:
+        # R15: spend the last matador only when it pays, as the heuristic does.
+        if can_draw and nxt > h.SPEND_NEXT and bone > h.SPEND_BONE:
+            return DRAW
+        if PASS in ids and nxt > 1 and not tb.play_points(best, left, right):
+            return PASS  # R17: keep it by passing, unless laying it scores at once
+    return best
+
+
+def table_playout(state: HandState, rng: RandomSource, epsilon: float = EPSILON) -> None:
+    """Play ``state`` to the end, every seat using :func:`table_move`."""
+    while state.outcome is None:
+        state.push(table_move(state, rng, epsilon))
+
+
+__all__ = ["EPSILON", "block_counts", "table_move", "table_playout"]
