@@ -27,14 +27,15 @@ register("ismcts", ISMCTSBot)
 register("cheater", CheaterBot)
 register("sage", SageBot)
 
-# Strength levels offered to players (the cheater never is): the budgets keep
-# "normal" under 200 ms and "strong" under 1 s per move on one core. PIMC is the
-# strongest search measured (ISMCTS does not beat it at equal time: README).
+# Strength levels offered to players (the cheater never is). The searching levels are the
+# strongest bot, sage (docs/bots.md); a move may take up to sage.MAX_FACTOR times the
+# budget when earlier moves saved time, so "normal" stays under 200 ms and "strong" under
+# 1 s per move (benchmarks/think_time.py).
 LEVELS.update({
     "easy": "greedy",
-    "normal": "pimc:150ms",
-    "strong": "pimc:800ms",
-    "max": "pimc:3s",
+    "normal": "sage:120ms",
+    "strong": "sage:600ms",
+    "max": "sage:3s",
 })
 
 __all__ = ["LEVELS", "Bot", "BotError", "Budget", "CheaterBot", "GreedyBot", "HeuristicBot",

@@ -53,7 +53,7 @@ from matador.players.timing import MIN_SAMPLES, ThinkClock, distinct_moves, sett
 
 ENDGAME_TILES = 9
 """Solve a world exactly once at most this many tiles are held or in the boneyard (2 players)."""
-MAX_FACTOR = 2.0
+MAX_FACTOR = 1.5
 """The most one decision may use, in multiples of the budget, drawing on time saved earlier."""
 CHECK_EVERY = 8
 """Worlds between two checks of whether a decision is settled."""

@@ -1,0 +1,123 @@
+"""The ``sage`` bot: views only, reproducible, exact where it can be, thrifty with time."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_search import WIN_OR_LOSE, dealt, midhand
+
+from matador.core.moves import MOVES, Move
+from matador.core.rules import PRESETS, Rules
+from matador.core.state import HandState
+from matador.core.view import PlayerView
+from matador.players import LEVELS, make_bot
+from matador.players.base import Budget
+from matador.players.sage import MAX_FACTOR, SageBot
+from matador.players.timing import MIN_SAMPLES
+
+
+def _win_or_lose() -> PlayerView:
+    """test_search's WIN_OR_LOSE position as seat 0's view (the leader drawn by lot)."""
+    hands, bone, moves, leader = WIN_OR_LOSE
+    return PlayerView.of(dealt(hands, bone, moves, leader, first_leader="lot"), 0)
+
+
+def test_sage_refuses_the_full_state() -> None:
+    state = HandState.new(Rules.from_preset("classic"), 2, random.Random(1))
+    with pytest.raises(TypeError, match="PlayerView"):
+        SageBot(Budget(iterations=5)).choose(state, random.Random(1))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_sage_is_deterministic_for_a_seed_and_an_iteration_budget(preset: str) -> None:
+    """Same view, seed and iteration budget: the same move and the same statistics."""
+    lo, hi = Rules.from_preset(preset).players
+    for players in range(lo, hi + 1):
+        view = midhand(preset, players, seed=players)
+        runs = []
+        for _ in range(2):
+            bot = SageBot(Budget(iterations=40))
+            move = bot.choose(view, random.Random(5))
+            result = bot.last_search
+            assert result is not None
+            runs.append((move, {m: (s.n, s.win, s.points) for m, s in result.stats.items()}))
+        assert runs[0] == runs[1]
+
+
+def test_sage_statistics_cover_every_legal_move() -> None:
+    view = midhand("russian", 3, seed=2)
+    bot = SageBot(Budget(iterations=30), early_stop=False)
+    result = bot.search(view, random.Random(1))
+    assert set(result.stats) == set(view.legal_move_ids())
+    assert result.worlds == 30
+    assert all(s.n == 30 and 0.0 <= s.win_mean <= 1.0 for s in result.stats.values())
+
+
+def test_mirror_plays_share_one_search() -> None:
+    """L and R of one tile on a line whose ends show the same number lead to the same
+    position: searched once, both reported with the same numbers."""
+    state = dealt(["3-4 5-6 1-1", "3-3 0-2 0-4"], "2-2 1-3 2-4 4-4 0-1 0-5 0-6 5-5",
+                  ("3-3",), leader=1,
+                   first_leader="lot")
+    view = PlayerView.of(state, 0)
+    legal = [str(MOVES[m]) for m in view.legal_move_ids()]
+    assert {"L4-3", "R4-3"} <= set(legal)
+    result = SageBot(Budget(iterations=30), early_stop=False).search(view, random.Random(2))
+    left, right = result.stats[Move.parse("L4-3")], result.stats[Move.parse("R4-3")]
+    assert (left.n, left.win, left.wins) == (right.n, right.win, right.wins)
+
+
+def _going_out() -> PlayerView:
+    """Seat 0's last tile is the matador 3-4, which fits either end either way round (R10;
+    no draw instead, R15 with matador_optional off): four moves, each goes out (R18)."""
+    state = dealt(["3-4 1-2", "1-1 0-5"], "2-2 6-6", ("1-2", "R5-0"), leader=0,
+                  first_leader="lot", matador_optional=False)
+    return PlayerView.of(state, 0)
+
+
+def test_sage_takes_a_sure_win_and_stops_early() -> None:
+    """Known answer: whatever seat 0 plays, it goes out. Every world says so, so the
+    decision is settled at the first check, long before the budget."""
+    view = _going_out()
+    assert len(view.legal_move_ids()) == 4
+    bot = SageBot(Budget(iterations=500))
+    bot.choose(view, random.Random(3))
+    result = bot.last_search
+    assert result is not None and result.worlds == MIN_SAMPLES
+    assert all(s.win_mean == 1.0 for s in result.stats.values())
+    full = SageBot(Budget(iterations=500), early_stop=False)
+    full.choose(view, random.Random(3))
+    assert full.last_search is not None and full.last_search.worlds == 500
+
+
+def test_sage_banks_the_time_a_settled_decision_saves() -> None:
+    """A settled decision ends early; later, closer ones may use the saved time (at most
+    MAX_FACTOR times the budget for one move)."""
+    bot = SageBot(Budget(millis=400))
+    assert bot.clock is not None and bot.clock.bank == 0.0
+    bot.choose(_going_out(), random.Random(1))
+    assert bot.clock.bank > 200.0
+    assert bot.clock.allowance() <= MAX_FACTOR * 400
+
+
+def test_sage_solves_small_two_player_endgames_exactly() -> None:
+    """Few tiles left and two players: every world is solved, so the values are 0 or 1."""
+    state = dealt(["6-6 4-6 2-2", "1-1 3-3 0-2"], "5-5 0-5", ("1-1",), leader=1,
+                   first_leader="lot")
+    view = PlayerView.of(state, 0)
+    result = SageBot(Budget(iterations=20), early_stop=False).search(view, random.Random(4))
+    for s in result.stats.values():
+        assert set(s.wins) <= {0.0, 1.0}
+
+
+def test_levels_use_sage_and_take_a_budget() -> None:
+    """The levels above easy are the sage bot; ``level:BUDGET`` is that bot at the budget."""
+    for level in ("normal", "strong", "max"):
+        assert LEVELS[level].startswith("sage:")
+        assert isinstance(make_bot(level), SageBot)
+    bot = make_bot("strong:200ms")
+    assert isinstance(bot, SageBot) and bot.budget == Budget(millis=200)
+    assert bot.name == "sage:200ms"
+    assert make_bot("normal:30it").budget == Budget(iterations=30)
+    assert make_bot("easy:50ms").kind == "greedy"
