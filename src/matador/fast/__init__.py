@@ -67,10 +67,15 @@ def _kernel() -> Any:
 
 @dataclass(frozen=True)
 class Policy:
-    """How the kernel picks moves: ``random`` (uniform) or ``greedy`` (with ``epsilon``).
+    """How the kernel picks moves: ``random`` (uniform), ``greedy`` or ``table`` (with
+    ``epsilon``).
 
-    ``weights`` are the greedy evaluation's weights in the order of
-    :data:`matador.fast.encode.WEIGHT_NAMES` (empty for ``random``).
+    ``greedy`` is :func:`matador.players.rollout.greedy_rollout`'s policy (the
+    mover's hand and the next seat's blocking), ``table`` the one of
+    :func:`matador.players.playouts.table_rollout` (every seat's blocking, the
+    last matador spent as the ``heuristic`` spends it). ``weights`` are the
+    evaluation's weights in the order of :data:`matador.fast.encode.WEIGHT_NAMES`
+    (empty for ``random``).
     """
 
     kind: str = "random"
@@ -81,13 +86,13 @@ class Policy:
     see :func:`matador.players.rollout.next_gap`."""
 
     def __post_init__(self) -> None:
-        if self.kind not in ("random", "greedy"):
-            raise ValueError(f"policy {self.kind!r}: expected 'random' or 'greedy'")
-        if self.kind == "greedy" and len(self.weights) != L.W_SIZE:
-            raise ValueError(f"a greedy policy needs {L.W_SIZE} weights, got "
+        if self.kind not in ("random", "greedy", "table"):
+            raise ValueError(f"policy {self.kind!r}: expected 'random', 'greedy' or 'table'")
+        if self.kind != "random" and len(self.weights) != L.W_SIZE:
+            raise ValueError(f"a {self.kind} policy needs {L.W_SIZE} weights, got "
                              f"{len(self.weights)}")
-        if self.kind == "greedy" and not self.gaps:
-            raise ValueError("a greedy policy needs its gap thresholds "
+        if self.kind != "random" and not self.gaps:
+            raise ValueError(f"a {self.kind} policy needs its gap thresholds "
                              "(matador.players.rollout.kernel_policy builds them)")
         if not 0.0 <= self.epsilon <= 1.0:
             raise ValueError(f"epsilon {self.epsilon!r} is not a probability")
@@ -173,7 +178,7 @@ def _run(rows: np.ndarray, keys: np.ndarray, rrow: np.ndarray, policy: Policy, d
     import numpy as np
 
     k = _kernel()
-    kind = L.RANDOM if policy.kind == "random" else L.GREEDY
+    kind = {"random": L.RANDOM, "greedy": L.GREEDY, "table": L.TABLE}[policy.kind]
     w = _weights(policy)
     out = np.empty((keys.shape[0], L.OUT_SIZE), dtype=np.int64)
     if threads > 1 and keys.shape[0] > CHUNK:

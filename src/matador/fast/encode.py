@@ -17,8 +17,10 @@ from matador.core.tiles import HALVES, NUM_TILES
 from matador.fast import layout as L
 
 WEIGHT_NAMES = ("W_PIPS", "W_FOLLOW", "W_MATADOR", "W_LAST_MATADOR", "W_POINTS", "W_OUT",
-                "W_BLOCK", "W_BLANK", "W_BLANK_NO_MATADOR", "DRAW_COST")
-"""The greedy policy's weights, by their names in :mod:`matador.players.heuristic`."""
+                "W_BLOCK", "W_BLANK", "W_BLANK_NO_MATADOR", "DRAW_COST", "W_BLOCK_OTHERS",
+                "SPEND_NEXT", "SPEND_BONE")
+"""The greedy and table policies' weights, by their names in :mod:`matador.players.heuristic`
+(the last three are read by the table policy only)."""
 
 
 def rules_row(rules: Rules, players: int) -> np.ndarray:

@@ -8,8 +8,9 @@ says so and names the others, and tests play them in lockstep:
   :func:`matador.core.playout.deal_from_stream` (pure-Python fast path,
   counter-based stream);
 * :func:`matador.players.rollout.policy_move` with
-  :func:`matador.players.heuristic.greedy_move` (the greedy playout policy);
-* here: ``_deal``, ``_legal``, ``_greedy`` and ``_push`` inside ``_play``
+  :func:`matador.players.heuristic.greedy_move` (the greedy playout policy) and
+  :func:`matador.players.playouts.table_choice` (the table policy);
+* here: ``_deal``, ``_legal``, ``_greedy``, ``_table`` and ``_push`` inside ``_play``
   (``tests/fast/test_identity.py``).
 
 A hand lives in one row of an ``int64`` array (the ``ROW_*`` offsets below),
@@ -84,9 +85,11 @@ from matador.fast.layout import (
     ROW_SIZE,
     ROW_TO_MOVE,
     ROW_WINNER,
+    TABLE,
     W_BLANK,
     W_BLANK_NO_MATADOR,
     W_BLOCK,
+    W_BLOCK_OTHERS,
     W_DRAW_COST,
     W_FOLLOW,
     W_LAST_MATADOR,
@@ -95,6 +98,8 @@ from matador.fast.layout import (
     W_PIPS,
     W_POINTS,
     W_SIZE,
+    W_SPEND_BONE,
+    W_SPEND_NEXT,
 )
 
 DRAW = 126
@@ -430,6 +435,82 @@ def _greedy(r: np.ndarray, w: np.ndarray, moves: np.ndarray, nm: int, hand: int,
     return best
 
 
+@njit(cache=True)
+def _table(r: np.ndarray, w: np.ndarray, moves: np.ndarray, nm: int, row: np.ndarray, s: int,
+           n: int, hand: int, left: int, right: int, unseen: int, boneyard: int) -> int:
+    """``matador.players.playouts.table_choice``: the heuristic's evaluation, every seat's
+    blocking, the last matador spent only when it pays; the same float operations."""
+    matadors = r[R_MATADORS]
+    mine = popcount(hand & matadors)
+    goes_out = r[R_ENDS_HAND] or (r[R_AFTER_BONEYARD] and not boneyard)
+    total = popcount(unseen)
+    nxt_seat = s + 1
+    if nxt_seat == n:
+        nxt_seat = 0
+    nxt = popcount(row[ROW_HANDS + nxt_seat])
+    best = moves[0]
+    best_score = -1e18
+    can_draw = False
+    has_pass = False
+    for i in range(nm):
+        m = moves[i]
+        if m >= DRAW:
+            if m == DRAW:
+                can_draw = True
+            else:
+                has_pass = True
+            continue
+        t = M_TILE[m]
+        rest = hand & ~(np.int64(1) << t)
+        if not rest and goes_out:
+            return m
+        if m < 28:
+            a = T_LOW[t]
+            b = T_HIGH[t]
+        elif M_END[m]:
+            a = left
+            b = M_EXPOSED[m]
+        else:
+            a = M_EXPOSED[m]
+            b = right
+        fits = r[R_PLAYABLE + 7 * a + b]
+        score = w[W_PIPS] * np.float64(T_PIPS[t]) + w[W_FOLLOW] * np.float64(
+            popcount(rest & fits & r[R_NON_MATADORS]))
+        if (matadors >> t) & 1:
+            score -= w[W_MATADOR]
+            if mine == 1:
+                score -= w[W_LAST_MATADOR]
+        if r[R_SCORES_PLAYS]:
+            score += w[W_POINTS] * np.float64(_play_points(r, m, left, right))
+        fitting = popcount(unseen & fits)
+        if nxt:
+            score += w[W_BLOCK] * w[W_SIZE + _block_index(total, fitting, nxt, boneyard)]
+        elif a == 0 or b == 0:
+            blanks = (a == 0) + (b == 0)
+            if rest & matadors:
+                score += w[W_BLANK] * np.float64(blanks)
+            else:
+                score += w[W_BLANK_NO_MATADOR] * np.float64(blanks)
+        for k in range(2, n):
+            other = s + k
+            if other >= n:
+                other -= n
+            size = popcount(row[ROW_HANDS + other])
+            if size:
+                score += w[W_BLOCK_OTHERS] * w[W_SIZE + _block_index(total, fitting, size,
+                                                                       boneyard)]
+        if score > best_score:
+            best = m
+            best_score = score
+    if best < DRAW and (matadors >> M_TILE[best]) & 1 and mine == 1:
+        # R15: spend the last matador only when it pays; R17: or keep it by passing
+        if can_draw and nxt > w[W_SPEND_NEXT] and boneyard > w[W_SPEND_BONE]:
+            return DRAW
+        if has_pass and nxt > 1 and not _play_points(r, best, left, right):
+            return PASS
+    return best
+
+
 @njit(cache=True, inline="always")
 def _finish(row: np.ndarray, r: np.ndarray, winner: int, reason: int) -> None:
     n = row[ROW_PLAYERS]
@@ -662,9 +743,13 @@ def play(row: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int, epsilon: fl
             nxt = s + 1
             if nxt == n:
                 nxt = 0
-            m = _greedy(r, w, moves, nm, hand, left, right,
-                        ((np.int64(1) << 28) - 1) & ~hand & ~played,
-                        popcount(row[ROW_HANDS + nxt]), blen - bpos)
+            if policy == TABLE:
+                m = _table(r, w, moves, nm, row, s, n, hand, left, right,
+                           ((np.int64(1) << 28) - 1) & ~hand & ~played, blen - bpos)
+            else:
+                m = _greedy(r, w, moves, nm, hand, left, right,
+                            ((np.int64(1) << 28) - 1) & ~hand & ~played,
+                            popcount(row[ROW_HANDS + nxt]), blen - bpos)
         elif k < nl:
             x = lm
             for _ in range(k):

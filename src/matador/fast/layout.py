@@ -74,8 +74,12 @@ W_BLOCK = 6
 W_BLANK = 7
 W_BLANK_NO_MATADOR = 8
 W_DRAW_COST = 9
-W_SIZE = 10
+W_BLOCK_OTHERS = 10  # the table policy (matador.players.playouts) only, from here on
+W_SPEND_NEXT = 11
+W_SPEND_BONE = 12
+W_SIZE = 13
 BLOCK_TABLE = 29 ** 4  # block values after the weights (greedy policies only)
 
 RANDOM = 0
 GREEDY = 1
+TABLE = 2  # greedy on every seat's blocking (matador.players.playouts.table_rollout)

@@ -24,13 +24,19 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from math import comb
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from matador.core.moves import DRAW, MOVE_END, MOVE_EXPOSED, MOVE_TILE, PASS, PLAY_BASE
 from matador.core.state import HandState
 from matador.core.tiles import ALL_TILES, HALVES, PIPS
 from matador.players import heuristic as h
+from matador.players.rollout import gap_thresholds, greedy_weights, next_gap
+
+if TYPE_CHECKING:
+    from matador.fast import Policy
 
 EPSILON = 0.05
 """Share of random moves in a playout."""
@@ -77,13 +83,20 @@ def table_move(state: HandState, rng: RandomSource, epsilon: float = EPSILON) ->
     """The mover's move: the ``heuristic``'s choice, random with probability ``epsilon``.
 
     A forced move draws nothing from ``rng``; a choice draws one number, and
-    one more when it goes random.
+    one more when it goes random. :func:`table_rollout` plays the same policy
+    with fewer draws.
     """
     ids = state.legal_move_ids()
     if len(ids) == 1:
         return ids[0]
     if rng.random() < epsilon:
         return ids[rng.randrange(len(ids))]
+    return table_choice(state, ids)
+
+
+def table_choice(state: HandState, ids: Sequence[int]) -> int:
+    """The ``heuristic``'s choice among ``ids`` (the legal moves, more than one) for the mover
+    of ``state``, from the mover's knowledge only (see the module doc)."""
     s = state.to_move
     hands = state.hands
     hand = hands[s]
@@ -151,4 +164,42 @@ def table_playout(state: HandState, rng: RandomSource, epsilon: float = EPSILON)
         state.push(table_move(state, rng, epsilon))
 
 
-__all__ = ["EPSILON", "block_counts", "table_move", "table_playout"]
+def table_rollout(state: HandState, rng: RandomSource, epsilon: float = EPSILON) -> None:
+    """Play ``state`` to the end with :func:`table_move`'s policy and fewer draws.
+
+    As :func:`matador.players.rollout.greedy_rollout` does for the greedy
+    policy: one ``random()`` at the start and after each random choice gives the
+    number of table choices before the next random one, a random choice takes
+    one ``randrange``. The kernel's table policy (:func:`table_policy`) makes
+    exactly these moves from the same :class:`~matador.core.streams.Stream`.
+    """
+    thresholds = gap_thresholds(epsilon)
+    gap = next_gap(rng, thresholds)
+    legal = state.legal_move_ids
+    push = state.push
+    while state.outcome is None:
+        ids = legal()
+        if len(ids) == 1:
+            push(ids[0])
+        elif gap:
+            gap -= 1
+            push(table_choice(state, ids))
+        else:
+            push(ids[rng.randrange(len(ids))])
+            gap = next_gap(rng, thresholds)
+
+
+@lru_cache(maxsize=16)
+def table_policy(epsilon: float = EPSILON) -> Policy:
+    """:func:`table_rollout` for the compiled kernel (``matador[fast]``): the same moves
+    from the same :class:`~matador.core.streams.Stream`."""
+    from matador.fast import Policy
+    from matador.fast.encode import WEIGHT_NAMES
+
+    weights = greedy_weights()
+    return Policy("table", epsilon, tuple(weights[name] for name in WEIGHT_NAMES),
+                  gap_thresholds(epsilon))
+
+
+__all__ = ["EPSILON", "block_counts", "table_choice", "table_move", "table_playout",
+           "table_policy", "table_rollout"]

@@ -40,7 +40,8 @@ def greedy_weights() -> dict[str, float]:
             "W_POINTS": heuristic.W_POINTS, "W_OUT": heuristic.W_OUT,
             "W_BLOCK": heuristic.W_BLOCK, "W_BLANK": heuristic.W_BLANK,
             "W_BLANK_NO_MATADOR": heuristic.W_BLANK_NO_MATADOR,
-            "DRAW_COST": heuristic.DRAW_COST}
+            "DRAW_COST": heuristic.DRAW_COST, "W_BLOCK_OTHERS": heuristic.W_BLOCK_OTHERS,
+            "SPEND_NEXT": heuristic.SPEND_NEXT, "SPEND_BONE": heuristic.SPEND_BONE}
 
 
 @lru_cache(maxsize=16)

@@ -41,13 +41,16 @@ True
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from random import Random
 
 from matador.core.sampling import sampler_for
+from matador.core.state import HandState
+from matador.core.streams import Stream, stream_key
 from matador.core.view import PlayerView
 from matador.players.base import Bot, Budget
-from matador.players.pimc import MoveStats, SearchResult, points_estimate
-from matador.players.playouts import EPSILON, table_playout
+from matador.players.pimc import MoveStats, SearchResult, kernel_enabled, points_estimate
+from matador.players.playouts import EPSILON, table_policy, table_rollout
 from matador.players.rollout import EndgameSolver, tiles_in_play, win_values
 from matador.players.timing import MIN_SAMPLES, ThinkClock, distinct_moves, settled
 
@@ -56,7 +59,10 @@ ENDGAME_TILES = 9
 MAX_FACTOR = 1.5
 """The most one decision may use, in multiples of the budget, drawing on time saved earlier."""
 CHECK_EVERY = 8
-"""Worlds between two checks of whether a decision is settled."""
+"""Fewest worlds between two checks of whether a decision is settled (then a quarter of
+the worlds seen so far, so that checking stays cheap)."""
+BATCH_MAX = 256
+"""Most worlds in one batch of playouts."""
 
 
 class SageBot(Bot):
@@ -65,18 +71,22 @@ class SageBot(Bot):
     ``early_stop`` lets a decision end once settled (and bank the time it
     saved); ``epsilon`` is the share of random moves in the playouts;
     ``endgame`` the number of tiles in play below which a two-player world is
-    solved exactly (0: never).
+    solved exactly (0: never); ``kernel`` plays the playouts in the compiled
+    kernel: True, False, or None for "when installed" (the statistics are the
+    same either way for an iteration budget).
     """
 
     kind = "sage"
     default_budget = Budget(millis=150)
 
     def __init__(self, budget: Budget | None = None, *, early_stop: bool = True,
-                 epsilon: float = EPSILON, endgame: int = ENDGAME_TILES) -> None:
+                 epsilon: float = EPSILON, endgame: int = ENDGAME_TILES,
+                 kernel: bool | None = None) -> None:
         super().__init__(budget)
         self.early_stop = early_stop
         self.epsilon = epsilon
         self.endgame = endgame
+        self.kernel = kernel
         spec = self.budget or self.default_budget
         self.clock = ThinkClock(spec.millis, MAX_FACTOR) if spec.millis else None
         """The hand's time bank (``None`` for an iteration budget)."""
@@ -88,7 +98,10 @@ class SageBot(Bot):
 
         Runs until ``budget`` (default: the bot's) is spent, or, with
         ``early_stop`` (default: the bot's), until the best move is settled.
-        Moves that lead to the same position share their statistics.
+        Moves that lead to the same position share their statistics. Worlds
+        are sampled and played out in batches; in world ``b`` move ``m`` is
+        played out on the stream ``stream_key(seed, b, m)``, ``seed`` being the
+        search's first draw from ``rng``, in the kernel or in pure Python.
         """
         spec = budget or self.budget or self.default_budget
         stop = self.early_stop if early_stop is None else early_stop
@@ -98,41 +111,90 @@ class SageBot(Bot):
         sampler = sampler_for(view)
         seat = view.seat
         exact_below = self.endgame if view.players == 2 else 0
-        solver = self._solver
-        epsilon = self.epsilon
+        use_kernel = kernel_enabled(self.kernel)
+        seed = rng.getrandbits(64)
         limit = spec.iterations
-        deadline = None if spec.millis is None else time.perf_counter() + spec.millis / 1000
+        begin = time.perf_counter()
+        deadline = None if spec.millis is None else begin + spec.millis / 1000
         if limit is None and deadline is None:
             limit = 1
-        i = 0
+        done = 0
         while True:
-            if limit is not None and i >= limit:
+            size = BATCH_MAX if limit is None else min(BATCH_MAX, limit - done)
+            if stop and len(moves) > 1:  # settled? checked at the ends of batches
+                size = min(size, max(MIN_SAMPLES - done, CHECK_EVERY, done // 4))
+            if deadline is not None and done:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                rate = done / max(now - begin, 1e-6)  # a quarter of the time left
+                size = min(size, max(1, int(rate * (deadline - now) / 4)))
+            elif deadline is not None:
+                size = min(size, CHECK_EVERY)
+            if size <= 0:
                 break
-            if deadline is not None and i and time.perf_counter() >= deadline:
-                break
-            if stop and len(moves) > 1 and i >= MIN_SAMPLES and i % CHECK_EVERY == 0 \
+            self._batch(sampler.sample, done, size, moves, stats, seat, rng, seed,
+                        exact_below, use_kernel)
+            done += size
+            if stop and len(moves) > 1 and done >= MIN_SAMPLES \
                     and settled([stats[m].wins for m in moves]):
                 break
-            world = sampler.sample(rng)
+        result = SearchResult(_with_twins(stats, legal, view), done)
+        self.last_search = result
+        return result
+
+    def _batch(self, sample: Callable[[Random], HandState], first: int, size: int, moves: list[int],
+               stats: dict[int, MoveStats], seat: int, rng: Random, seed: int,
+               exact_below: int, use_kernel: bool) -> None:
+        """Sample worlds ``first .. first + size - 1`` and add every move's value in each."""
+        solver = self._solver
+        pending: list[tuple[HandState, int, int]] = []  # world, move, world index
+        samples: list[tuple[int, int, float, float]] = []  # world index, move, win, points
+        for b in range(first, first + size):
+            world: HandState = sample(rng)
             exact = tiles_in_play(world) <= exact_below
             for m in moves:
-                child = world.copy()
-                child.push(m)
                 value = None
+                child = None
                 if exact:
+                    child = world.copy()
+                    child.push(m)
                     if len(solver.memo) > 200_000:
                         solver.memo.clear()
                     value = solver.solve(child)
-                if value is None:
-                    table_playout(child, rng, epsilon)
-                    assert child.outcome is not None
-                    stats[m].add(win_values(child)[seat], float(child.outcome.points[seat]))
+                if value is not None:
+                    assert child is not None
+                    samples.append((b, m, value[seat], points_estimate(child, seat)))
+                elif use_kernel:
+                    pending.append((world, m, b))
                 else:
-                    stats[m].add(value[seat], points_estimate(child, seat))
-            i += 1
-        result = SearchResult(_with_twins(stats, legal, view), i)
-        self.last_search = result
-        return result
+                    if child is None:
+                        child = world.copy()
+                        child.push(m)
+                    table_rollout(child, Stream(stream_key(seed, b, m)), self.epsilon)
+                    outcome = child.outcome
+                    assert outcome is not None
+                    samples.append((b, m, win_values(child)[seat], float(outcome.points[seat])))
+        if pending:
+            samples.extend(self._kernel_rollouts(pending, seat, seed))
+            samples.sort(key=lambda x: x[0])  # world order, as the pure path adds them
+        for _, m, win, points in samples:
+            stats[m].add(win, points)
+
+    def _kernel_rollouts(self, pending: list[tuple[HandState, int, int]], seat: int, seed: int
+                         ) -> list[tuple[int, int, float, float]]:
+        """Table playouts of ``world + move`` in the kernel: (world index, move, win, points)."""
+        from matador import fast
+
+        worlds = [w for w, _, _ in pending]
+        keys = fast.stream_keys(seed, [b for _, _, b in pending], [m for _, m, _ in pending])
+        out = fast.play_out(worlds, keys, table_policy(self.epsilon),
+                            first_moves=[m for _, m, _ in pending])
+        share = 1.0 / worlds[0].players
+        winners = out.winner.tolist()
+        points = out.points[:, seat].tolist()
+        return [(b, m, share if w < 0 else float(w == seat), float(p))
+                for (_, m, b), w, p in zip(pending, winners, points, strict=True)]
 
     def _choose(self, view: PlayerView, legal: tuple[int, ...], rng: Random) -> int:
         clock = self.clock
@@ -161,4 +223,4 @@ def _with_twins(stats: dict[int, MoveStats], legal: tuple[int, ...], view: Playe
     return out
 
 
-__all__ = ["CHECK_EVERY", "ENDGAME_TILES", "MAX_FACTOR", "SageBot"]
+__all__ = ["BATCH_MAX", "CHECK_EVERY", "ENDGAME_TILES", "MAX_FACTOR", "SageBot"]
