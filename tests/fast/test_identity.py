@@ -21,6 +21,7 @@ from matador.core.rules import PRESETS, Rules
 from matador.core.state import HandState
 from matador.core.streams import Stream, stream_key
 from matador.fast import kernel
+from matador.players.playouts import table_policy, table_rollout
 from matador.players.rollout import greedy_rollout, kernel_policy
 
 CONFIGS = [(p, n) for p in PRESETS
@@ -125,6 +126,28 @@ def test_play_out_finishes_given_states_as_greedy_rollout_does(preset: str,
         moves = [int(m) for m in out.moves[i] if m >= 0]
         assert moves == [int(m) for m in child.moves[state.ply:]]
         assert int(out.decisions[i]) == child.ply - state.ply
+        assert tuple(int(x) for x in out.points[i]) == child.outcome.points
+
+
+@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+@pytest.mark.parametrize("epsilon", [0.0, 0.05, 0.3])
+def test_the_table_policy_plays_as_table_rollout(preset: str, players: int,
+                                                 epsilon: float) -> None:
+    """sage's worlds: a first move, then the table playout (every seat's blocking, the
+    last matador spent as the heuristic spends it, R15, R17), move for move."""
+    rules = Rules.from_preset(preset)
+    states = mid_hand_states(rules, players, 40, 7 + players)
+    firsts = [random.Random(i).choice(s.legal_move_ids()) for i, s in enumerate(states)]
+    keys = [stream_key(4, i, 2) for i in range(len(states))]
+    out = fast.play_out(states, keys, table_policy(epsilon), first_moves=firsts, record=400)
+    assert out.moves is not None
+    for i, state in enumerate(states):
+        child = state.copy()
+        child.push(firsts[i])
+        table_rollout(child, Stream(keys[i]), epsilon)
+        assert child.outcome is not None
+        moves = [int(m) for m in out.moves[i] if m >= 0]
+        assert moves == [int(m) for m in child.moves[state.ply:]], f"state {i}"
         assert tuple(int(x) for x in out.points[i]) == child.outcome.points
 
 

@@ -1,4 +1,5 @@
-"""PIMC and ISMCTS find exactly the same statistics with and without the kernel (iteration budgets).
+"""PIMC, ISMCTS and sage find exactly the same statistics with and without the kernel
+(iteration budgets).
 
 Positions come from greedy games of every preset and player count; a search
 with the kernel batches its rollouts (and, for ISMCTS, one world's leaves), the
@@ -19,6 +20,7 @@ from matador.players.base import Budget
 from matador.players.ismcts import ISMCTSBot
 from matador.players.pimc import PIMCBot, SearchResult, evaluate_worlds, kernel_enabled
 from matador.players.rollout import policy_move
+from matador.players.sage import SageBot
 
 CONFIGS = [(p, n) for p in PRESETS
            for n in range(Rules.from_preset(p).players[0], Rules.from_preset(p).players[1] + 1)]
@@ -49,6 +51,21 @@ def test_pimc_is_the_same_with_and_without_the_kernel(preset: str, players: int)
         assert a.worlds == b.worlds == 30
         assert plain(a) == plain(b)
         assert a.best() == b.best()
+
+
+@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+@pytest.mark.parametrize("early_stop", [True, False])
+def test_sage_is_the_same_with_and_without_the_kernel(preset: str, players: int,
+                                                      early_stop: bool) -> None:
+    """Table playouts in batches (kernel) or one by one (pure Python), exact endgames for
+    two players, early stops at the same batch ends: the same numbers."""
+    for view in views(preset, players, 20 + players, 4):
+        a = SageBot(Budget(iterations=40), kernel=True, early_stop=early_stop)
+        b = SageBot(Budget(iterations=40), kernel=False, early_stop=early_stop)
+        ra, rb = a.search(view, random.Random(6)), b.search(view, random.Random(6))
+        assert ra.worlds == rb.worlds <= 40
+        assert plain(ra) == plain(rb)
+        assert ra.best() == rb.best()
 
 
 @pytest.mark.parametrize(("preset", "players"), CONFIGS)

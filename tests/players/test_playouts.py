@@ -9,10 +9,16 @@ import pytest
 from matador.core.moves import DRAW, PASS
 from matador.core.rules import PRESETS, Rules
 from matador.core.state import HandState
+from matador.core.streams import Stream
 from matador.core.view import PlayerView
 from matador.players import make_bot
 from matador.players.heuristic import block_value
-from matador.players.playouts import block_counts, table_move, table_playout
+from matador.players.playouts import (
+    block_counts,
+    table_move,
+    table_playout,
+    table_rollout,
+)
 from matador.players.rollout import policy_move
 
 
@@ -127,3 +133,33 @@ def test_last_matador_is_kept_by_drawing_unless_it_pays() -> None:
         if found:
             break
     assert found
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_table_rollout_without_random_moves_is_the_table_policy(preset: str) -> None:
+    """With epsilon 0 the rollout (geometric gaps, fewer draws) makes table_move's choices."""
+    rules = Rules.from_preset(preset)
+    rng = random.Random(4)
+    lo, hi = rules.players
+    for players in range(lo, hi + 1):
+        for i in range(15):
+            state = HandState.new(rules, players, rng)
+            fast = state.copy()
+            table_rollout(fast, Stream(i), 0.0)
+            table_playout(state, _Never(), 0.0)
+            assert fast.moves == state.moves
+
+
+def test_table_rollout_goes_random_at_the_rate_asked() -> None:
+    """A share epsilon of the choices are random: with epsilon 1 every choice is, and the
+    hands differ from the policy's."""
+    rules = Rules.from_preset("classic")
+    differ = 0
+    for i in range(20):
+        state = HandState.new(rules, 3, random.Random(i))
+        greedy = state.copy()
+        table_rollout(state, Stream(i), 1.0)
+        table_rollout(greedy, Stream(i), 0.0)
+        assert state.is_over and greedy.is_over
+        differ += state.moves != greedy.moves
+    assert differ > 10
