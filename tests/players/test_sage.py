@@ -11,7 +11,7 @@ from matador.core.moves import MOVES, Move
 from matador.core.rules import PRESETS, Rules
 from matador.core.state import HandState
 from matador.core.view import PlayerView
-from matador.players import LEVELS, make_bot
+from matador.players import LEVELS, BotError, make_bot
 from matador.players.base import Budget
 from matador.players.sage import MAX_FACTOR, SageBot
 from matador.players.timing import MIN_SAMPLES
@@ -121,3 +121,28 @@ def test_levels_use_sage_and_take_a_budget() -> None:
     assert bot.name == "sage:200ms"
     assert make_bot("normal:30it").budget == Budget(iterations=30)
     assert make_bot("easy:50ms").kind == "greedy"
+
+
+def test_refusals_offer_only_what_is_accepted() -> None:
+    """Where the cheater cannot play (an engine, a game), an unknown bot's error does not
+    offer it; the arena's does."""
+    with pytest.raises(BotError, match="unknown bot 'bogus'") as where_oracles_play:
+        make_bot("bogus:200ms")
+    assert "cheater" in str(where_oracles_play.value)
+    with pytest.raises(BotError, match="unknown bot 'bogus'") as elsewhere:
+        make_bot("bogus", oracles=False)
+    message = str(elsewhere.value)
+    assert "cheater" not in message
+    assert all(name in message for name in ("sage", "pimc", "normal", "strong", "max"))
+
+
+def test_the_time_bank_follows_the_budget() -> None:
+    """An engine sets the budget before each move: the bank is for that budget."""
+    bot = SageBot(Budget(millis=300))
+    assert bot.clock is not None and bot.clock.millis == 300
+    bot.budget = Budget(millis=50)
+    bot.choose(_going_out(), random.Random(1))
+    assert bot.clock is not None and bot.clock.millis == 50
+    bot.budget = Budget(iterations=30)
+    bot.choose(_going_out(), random.Random(1))
+    assert bot.clock is None

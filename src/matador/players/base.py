@@ -221,10 +221,12 @@ def _load_plugin(kind: str) -> None:
                            "pip install 'matador[rl]'") from None
 
 
-def make_bot(spec: str) -> Bot:
+def make_bot(spec: str, *, oracles: bool = True) -> Bot:
     """Build a bot from ``kind[:budget]`` (``pimc:500ms``, ``ismcts:2000it``), a level name
     with or without a budget (``strong``, ``strong:200ms``: the level's bot at that budget),
     or ``kind:ARGUMENT`` for a kind registered with :func:`register_loader` (``policy:FILE``).
+    With ``oracles=False`` (where an :class:`OracleBot` cannot play: an engine, a game) the
+    error for an unknown bot does not offer the oracles; the caller refuses them.
 
     >>> make_bot("strong:200ms").name == LEVELS["strong"].partition(":")[0] + ":200ms"
     True
@@ -242,6 +244,8 @@ def make_bot(spec: str) -> Bot:
             raise BotError(f"bot {quote(kind)} needs an argument: {kind}:FILE")
         return _LOADERS[kind](budget)
     if kind not in _REGISTRY:
-        known = ", ".join([*_REGISTRY, *_LOADERS, *LEVELS])
+        kinds = [k for k, f in _REGISTRY.items()
+                 if oracles or not (isinstance(f, type) and issubclass(f, OracleBot))]
+        known = ", ".join([*kinds, *_LOADERS, *LEVELS])
         raise BotError(f"unknown bot {quote(kind)} (one of {known})")
     return _REGISTRY[kind](Budget.parse(budget) if budget else None)

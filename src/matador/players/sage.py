@@ -87,10 +87,11 @@ class SageBot(Bot):
         self.epsilon = epsilon
         self.endgame = endgame
         self.kernel = kernel
-        spec = self.budget or self.default_budget
-        self.clock = ThinkClock(spec.millis, MAX_FACTOR) if spec.millis else None
-        """The hand's time bank (``None`` for an iteration budget)."""
+        self.clock: ThinkClock | None = None
+        """The hand's time bank (``None`` for an iteration budget); a new one whenever the
+        time budget changes (an engine sets the budget before each move)."""
         self._solver = EndgameSolver()
+        self._time_bank()
 
     def search(self, view: PlayerView, rng: Random, budget: Budget | None = None,
                *, early_stop: bool | None = None) -> SearchResult:
@@ -196,8 +197,17 @@ class SageBot(Bot):
         return [(b, m, share if w < 0 else float(w == seat), float(p))
                 for (_, m, b), w, p in zip(pending, winners, points, strict=True)]
 
+    def _time_bank(self) -> ThinkClock | None:
+        """The clock for the current budget: kept while the budget's time stays the same."""
+        spec = self.budget or self.default_budget
+        if not spec.millis:
+            self.clock = None
+        elif self.clock is None or self.clock.millis != spec.millis:
+            self.clock = ThinkClock(spec.millis, MAX_FACTOR)
+        return self.clock
+
     def _choose(self, view: PlayerView, legal: tuple[int, ...], rng: Random) -> int:
-        clock = self.clock
+        clock = self._time_bank()
         if clock is None:
             return self.search(view, rng).best()
         spec = self.budget or self.default_budget

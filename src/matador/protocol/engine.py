@@ -134,7 +134,7 @@ class Engine:
 
     def __init__(self, spec: str, *, background_kernel: bool = False) -> None:
         spec = spec.strip()
-        bot = make_bot(spec)
+        bot = make_bot(spec, oracles=False)
         if isinstance(bot, OracleBot):
             raise BotError(f"{quote(bot.kind)} needs the true state, which an engine never sees")
         self.spec = spec
