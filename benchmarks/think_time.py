@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> None:
             if bound is not None:
                 line += f" (bound {bound:g} ms: {'held' if slowest <= bound else 'EXCEEDED'})"
             print(line)
-    if any(level in LEVELS for level in args.levels):
+    if any(level.partition(":")[0] in LEVELS for level in args.levels):
         print("levels: " + ", ".join(f"{k} = {v}" for k, v in LEVELS.items()))
 
 

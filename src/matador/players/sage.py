@@ -6,18 +6,23 @@ pieces that measured stronger (``docs/bots.md``):
 * **Worlds** come from the exact sampler (:func:`~matador.core.sampling.sampler_for`),
   which draws the leader rule (R14) directly, so that with three and four
   players a search sees many more worlds in the same time.
-* **Playouts model every seat** (:func:`~matador.players.playouts.table_move`):
+* **Playouts model every seat** (:func:`~matador.players.playouts.table_rollout`):
   each seat plays the card-counting heuristic, blocking every other seat and
   spending its last matador only when it pays, which is how the opponents a
-  bot meets play; the ``pimc`` playouts block the next seat only.
+  bot meets play; the ``pimc`` playouts block the next seat only. They run
+  in the compiled kernel when it is installed (``matador[fast]``, the
+  ``table`` policy), in batches of worlds, with the same moves as in pure
+  Python.
 * **Exact endgames**: once few tiles are left, a world is solved exactly
   (:class:`~matador.players.rollout.EndgameSolver`, max^n: every seat
   maximises its own chance), with two players only: with more, the solver's
   perfect-information opponents play another game than the real ones.
 * **Time** (:mod:`matador.players.timing`): none on forced moves and on
   moves that lead to the same position as another; a decision stops early
-  once its best move is settled, and the time saved goes to later, closer
-  decisions of the hand (at most ``MAX_FACTOR`` times the budget for one move).
+  once its best move is settled (checked at the end of each batch), and the
+  time saved goes to later, closer decisions of the hand (at most
+  ``MAX_FACTOR`` times the budget for one move, so the mean time per move
+  stays within the budget).
 
 Every legal move is played in the same worlds (paired comparisons); the
 move with the highest mean win value wins, points breaking ties. The search
