@@ -66,8 +66,9 @@ def add_parser(commands: Any) -> None:
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
         "bots", nargs="+", metavar="BOT",
-        help="a bot: kind[:budget] (random, greedy, heuristic, pimc:500ms, ismcts:2000it...), "
-             "a strength level, or an MEP engine \"engine:COMMAND\" (docs/protocol.md); "
+        help="a bot: kind[:budget] (random, greedy, heuristic, pimc:500ms, sage:200ms...), "
+             "a strength level, with a budget or not (strong, strong:200ms), or an MEP engine "
+             "\"engine:COMMAND\" (docs/protocol.md); "
              "give at least two")
     add_rule_options(parser)
     parser.add_argument("--deals", type=positive, default=100, metavar="D",

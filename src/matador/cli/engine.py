@@ -30,8 +30,9 @@ def add_parser(commands: Any) -> None:
                     "standard input, answer on standard output, until 'quit'.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("bot", metavar="BOT[:BUDGET]",
-                        help="the bot: random, greedy, heuristic, pimc:500ms, ismcts:2000it... "
-                             "or a strength level (easy, normal, strong, max)")
+                        help="the bot: random, greedy, heuristic, pimc:500ms, sage:200ms... "
+                             "or a strength level (easy, normal, strong, max), with a budget "
+                             "or not (strong:200ms)")
     parser.set_defaults(run=run, parser=parser)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from random import Random
 
@@ -25,7 +25,9 @@ from matador.core.streams import Stream, stream_key
 from matador.core.view import PlayerView
 from matador.players.base import Bot, Budget, OracleBot
 from matador.players.rollout import (
+    EPSILON,
     EndgameSolver,
+    RandomSource,
     greedy_rollout,
     kernel_policy,
     tiles_in_play,
@@ -113,45 +115,10 @@ def evaluate_worlds(make_world: Callable[[Random], HandState], seat: int,
         size = plan.next_size(i)
         if not size:
             break
-        pending: list[tuple[HandState, int, int]] = []  # world, move, world index
-        samples: list[tuple[int, int, float, float]] = []  # world index, move, win, points
-        stop = False
-        for b in range(i, i + size):
-            try:
-                world = make_world(rng)
-            except ViewError:  # no world found in time (see view_worlds)
-                if b == 0:
-                    raise
-                stop, size = True, b - i
-                break
-            exact = tiles_in_play(world) <= ENDGAME_TILES
-            for m in legal:
-                value = None
-                child = None
-                if exact:
-                    child = world.copy()
-                    child.push(m)
-                    if len(solver.memo) > 200_000:
-                        solver.memo.clear()
-                    value = solver.solve(child)
-                if value is not None:
-                    assert child is not None
-                    samples.append((b, m, value[seat], points_estimate(child, seat)))
-                elif use_kernel:
-                    pending.append((world, m, b))
-                else:
-                    if child is None:
-                        child = world.copy()
-                        child.push(m)
-                    greedy_rollout(child, Stream(stream_key(seed, b, m)))
-                    samples.append((b, m, win_values(child)[seat], _points(child, seat)))
-        if pending:
-            samples.extend(_kernel_rollouts(pending, seat, seed))
-            samples.sort(key=lambda x: x[0])  # world order, as the pure path adds them
-        for _, m, win, points in samples:
-            stats[m].add(win, points)
-        i += size
-        if stop:
+        got = value_batch(make_world, range(i, i + size), legal, stats, seat, rng, seed, solver,
+                          use_kernel)
+        i += got
+        if got < size:  # no world found in time
             break
     return SearchResult(stats, i)
 
@@ -173,6 +140,75 @@ def view_worlds(view: PlayerView, budget: Budget) -> Callable[[Random], HandStat
     return make_world
 
 
+@dataclass(frozen=True)
+class Finish:
+    """How a search finishes a world after each move: exactly once at most ``exact_tiles``
+    tiles are in play, else by a playout of ``kind`` (``greedy``: :func:`greedy_rollout`,
+    ``table``: :func:`matador.players.playouts.table_rollout`) with ``epsilon``."""
+
+    rollout: Callable[[HandState, RandomSource, float], None] = greedy_rollout
+    kind: str = "greedy"
+    epsilon: float = EPSILON
+    exact_tiles: int = ENDGAME_TILES
+
+
+GREEDY_FINISH = Finish()
+"""``pimc``'s: greedy playouts, exact below :data:`ENDGAME_TILES`."""
+
+
+def value_batch(make_world: Callable[[Random], HandState], worlds: range, moves: Sequence[int],
+                stats: dict[int, MoveStats], seat: int, rng: Random, seed: int,
+                solver: EndgameSolver, use_kernel: bool, finish: Finish = GREEDY_FINISH
+                ) -> int:
+    """Sample the worlds numbered ``worlds`` and add each move's value in each to ``stats``.
+
+    In world ``b`` move ``m`` is solved exactly (few tiles left) or played out
+    on the stream ``stream_key(seed, b, m)``: in the kernel, all the batch's
+    playouts at once, when ``use_kernel``, else one by one; the same numbers,
+    added in world order. Returns the number of worlds valued: fewer than
+    asked when ``make_world`` raised :class:`~matador.core.errors.ViewError` (no
+    world found in time, see :func:`view_worlds`), which is raised for world 0.
+    """
+    pending: list[tuple[HandState, int, int]] = []  # world, move, world index
+    samples: list[tuple[int, int, float, float]] = []  # world index, move, win, points
+    done = 0
+    for b in worlds:
+        try:
+            world = make_world(rng)
+        except ViewError:
+            if b == 0:
+                raise
+            break
+        done += 1
+        exact = tiles_in_play(world) <= finish.exact_tiles
+        for m in moves:
+            value = None
+            child = None
+            if exact:
+                child = world.copy()
+                child.push(m)
+                if len(solver.memo) > 200_000:
+                    solver.memo.clear()
+                value = solver.solve(child)
+            if value is not None:
+                assert child is not None
+                samples.append((b, m, value[seat], points_estimate(child, seat)))
+            elif use_kernel:
+                pending.append((world, m, b))
+            else:
+                if child is None:
+                    child = world.copy()
+                    child.push(m)
+                finish.rollout(child, Stream(stream_key(seed, b, m)), finish.epsilon)
+                samples.append((b, m, win_values(child)[seat], _points(child, seat)))
+    if pending:
+        samples.extend(_kernel_rollouts(pending, seat, seed, finish))
+        samples.sort(key=lambda x: x[0])  # world order, as the pure path adds them
+    for _, m, win, points in samples:
+        stats[m].add(win, points)
+    return done
+
+
 def kernel_enabled(kernel: bool | None) -> bool:
     """Whether a search uses the compiled kernel: ``kernel``, or (``None``) if installed.
 
@@ -187,14 +223,15 @@ def kernel_enabled(kernel: bool | None) -> bool:
     return fast.available()
 
 
-def _kernel_rollouts(pending: list[tuple[HandState, int, int]], seat: int, seed: int
-                     ) -> list[tuple[int, int, float, float]]:
-    """Greedy playouts of ``world + move`` in the kernel: (world index, move, win, points)."""
+def _kernel_rollouts(pending: list[tuple[HandState, int, int]], seat: int, seed: int,
+                     finish: Finish) -> list[tuple[int, int, float, float]]:
+    """Playouts of ``world + move`` in the kernel: (world index, move, win, points)."""
     from matador import fast
 
     worlds = [w for w, _, _ in pending]
     keys = fast.stream_keys(seed, [b for _, _, b in pending], [m for _, m, _ in pending])
-    out = fast.play_out(worlds, keys, kernel_policy(), first_moves=[m for _, m, _ in pending])
+    out = fast.play_out(worlds, keys, kernel_policy(finish.epsilon, finish.kind),
+                        first_moves=[m for _, m, _ in pending])
     n = worlds[0].players
     share = 1.0 / n
     winners = out.winner.tolist()

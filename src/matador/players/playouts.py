@@ -25,7 +25,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from math import comb
 from typing import TYPE_CHECKING, Protocol
 
@@ -33,7 +32,7 @@ from matador.core.moves import DRAW, MOVE_END, MOVE_EXPOSED, MOVE_TILE, PASS, PL
 from matador.core.state import HandState
 from matador.core.tiles import ALL_TILES, HALVES, PIPS
 from matador.players import heuristic as h
-from matador.players.rollout import gap_thresholds, greedy_weights, next_gap
+from matador.players.rollout import gap_thresholds, kernel_policy, next_gap
 
 if TYPE_CHECKING:
     from matador.fast import Policy
@@ -189,16 +188,10 @@ def table_rollout(state: HandState, rng: RandomSource, epsilon: float = EPSILON)
             gap = next_gap(rng, thresholds)
 
 
-@lru_cache(maxsize=16)
 def table_policy(epsilon: float = EPSILON) -> Policy:
     """:func:`table_rollout` for the compiled kernel (``matador[fast]``): the same moves
     from the same :class:`~matador.core.streams.Stream`."""
-    from matador.fast import Policy
-    from matador.fast.encode import WEIGHT_NAMES
-
-    weights = greedy_weights()
-    return Policy("table", epsilon, tuple(weights[name] for name in WEIGHT_NAMES),
-                  gap_thresholds(epsilon))
+    return kernel_policy(epsilon, "table")
 
 
 __all__ = ["EPSILON", "block_counts", "table_choice", "table_move", "table_playout",

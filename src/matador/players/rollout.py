@@ -45,14 +45,15 @@ def greedy_weights() -> dict[str, float]:
 
 
 @lru_cache(maxsize=16)
-def kernel_policy(epsilon: float = EPSILON) -> Policy:
-    """:func:`policy_move` for the compiled kernel (``matador[fast]``): the same moves
-    from the same :class:`~matador.core.streams.Stream`."""
+def kernel_policy(epsilon: float = EPSILON, kind: str = "greedy") -> Policy:
+    """:func:`greedy_rollout`'s policy for the compiled kernel (``matador[fast]``): the same
+    moves from the same :class:`~matador.core.streams.Stream`; ``kind="table"`` gives
+    :func:`matador.players.playouts.table_rollout`'s instead."""
     from matador.fast import Policy
     from matador.fast.encode import WEIGHT_NAMES
 
     weights = greedy_weights()
-    return Policy("greedy", epsilon, tuple(weights[name] for name in WEIGHT_NAMES),
+    return Policy(kind, epsilon, tuple(weights[name] for name in WEIGHT_NAMES),
                   gap_thresholds(epsilon))
 
 

@@ -46,17 +46,20 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from random import Random
 
-from matador.core.sampling import sampler_for
-from matador.core.state import HandState
-from matador.core.streams import Stream, stream_key
 from matador.core.view import PlayerView
 from matador.players.base import Bot, Budget
-from matador.players.pimc import MoveStats, SearchResult, kernel_enabled, points_estimate
-from matador.players.playouts import EPSILON, table_policy, table_rollout
-from matador.players.rollout import EndgameSolver, tiles_in_play, win_values
+from matador.players.pimc import (
+    Finish,
+    MoveStats,
+    SearchResult,
+    kernel_enabled,
+    value_batch,
+    view_worlds,
+)
+from matador.players.playouts import EPSILON, table_rollout
+from matador.players.rollout import EndgameSolver
 from matador.players.timing import MIN_SAMPLES, ThinkClock, distinct_moves, settled
 
 ENDGAME_TILES = 9
@@ -114,9 +117,10 @@ class SageBot(Bot):
         legal = view.legal_move_ids()
         moves = distinct_moves(legal, view.left, view.right)
         stats = {m: MoveStats(m) for m in moves}
-        sampler = sampler_for(view)
+        make_world = view_worlds(view, spec)
         seat = view.seat
-        exact_below = self.endgame if view.players == 2 else 0
+        finish = Finish(table_rollout, "table", self.epsilon,
+                        self.endgame if view.players == 2 else 0)
         use_kernel = kernel_enabled(self.kernel)
         seed = rng.getrandbits(64)
         limit = spec.iterations
@@ -139,68 +143,17 @@ class SageBot(Bot):
                 size = min(size, CHECK_EVERY)
             if size <= 0:
                 break
-            self._batch(sampler.sample, done, size, moves, stats, seat, rng, seed,
-                        exact_below, use_kernel)
-            done += size
+            got = value_batch(make_world, range(done, done + size), moves, stats, seat, rng,
+                              seed, self._solver, use_kernel, finish)
+            done += got
+            if got < size:  # no world found in time
+                break
             if stop and len(moves) > 1 and done >= MIN_SAMPLES \
                     and settled([stats[m].wins for m in moves]):
                 break
         result = SearchResult(_with_twins(stats, legal, view), done)
         self.last_search = result
         return result
-
-    def _batch(self, sample: Callable[[Random], HandState], first: int, size: int, moves: list[int],
-               stats: dict[int, MoveStats], seat: int, rng: Random, seed: int,
-               exact_below: int, use_kernel: bool) -> None:
-        """Sample worlds ``first .. first + size - 1`` and add every move's value in each."""
-        solver = self._solver
-        pending: list[tuple[HandState, int, int]] = []  # world, move, world index
-        samples: list[tuple[int, int, float, float]] = []  # world index, move, win, points
-        for b in range(first, first + size):
-            world: HandState = sample(rng)
-            exact = tiles_in_play(world) <= exact_below
-            for m in moves:
-                value = None
-                child = None
-                if exact:
-                    child = world.copy()
-                    child.push(m)
-                    if len(solver.memo) > 200_000:
-                        solver.memo.clear()
-                    value = solver.solve(child)
-                if value is not None:
-                    assert child is not None
-                    samples.append((b, m, value[seat], points_estimate(child, seat)))
-                elif use_kernel:
-                    pending.append((world, m, b))
-                else:
-                    if child is None:
-                        child = world.copy()
-                        child.push(m)
-                    table_rollout(child, Stream(stream_key(seed, b, m)), self.epsilon)
-                    outcome = child.outcome
-                    assert outcome is not None
-                    samples.append((b, m, win_values(child)[seat], float(outcome.points[seat])))
-        if pending:
-            samples.extend(self._kernel_rollouts(pending, seat, seed))
-            samples.sort(key=lambda x: x[0])  # world order, as the pure path adds them
-        for _, m, win, points in samples:
-            stats[m].add(win, points)
-
-    def _kernel_rollouts(self, pending: list[tuple[HandState, int, int]], seat: int, seed: int
-                         ) -> list[tuple[int, int, float, float]]:
-        """Table playouts of ``world + move`` in the kernel: (world index, move, win, points)."""
-        from matador import fast
-
-        worlds = [w for w, _, _ in pending]
-        keys = fast.stream_keys(seed, [b for _, _, b in pending], [m for _, m, _ in pending])
-        out = fast.play_out(worlds, keys, table_policy(self.epsilon),
-                            first_moves=[m for _, m, _ in pending])
-        share = 1.0 / worlds[0].players
-        winners = out.winner.tolist()
-        points = out.points[:, seat].tolist()
-        return [(b, m, share if w < 0 else float(w == seat), float(p))
-                for (_, m, b), w, p in zip(pending, winners, points, strict=True)]
 
     def _time_bank(self) -> ThinkClock | None:
         """The clock for the current budget: kept while the budget's time stays the same."""
