@@ -107,11 +107,13 @@ def test_a_played_tile_can_be_the_leaders_best() -> None:
 
 
 # Small hands keep the hidden part small enough to enumerate.
-LEADER_CASES = [
+LEADER_CASES = [  # the fast lane enumerates one of them (a few seconds each)
     ("classic", {"hand_size": 7, "players": [3, 3]}, 3, 21),
-    ("six", {"hand_size": 7, "players": [3, 3]}, 3, 22),
-    ("classic", {"hand_size": 6, "players": [4, 4], "draw": "one"}, 4, 23),
-    ("russian", {"hand_size": 6, "players": [4, 4]}, 4, 24),
+    pytest.param("six", {"hand_size": 7, "players": [3, 3]}, 3, 22, marks=pytest.mark.slow),
+    pytest.param("classic", {"hand_size": 6, "players": [4, 4], "draw": "one"}, 4, 23,
+                 marks=pytest.mark.slow),
+    pytest.param("russian", {"hand_size": 6, "players": [4, 4]}, 4, 24,
+                 marks=pytest.mark.slow),
 ]
 
 
