@@ -9,6 +9,7 @@ from test_search import WIN_OR_LOSE, dealt, midhand
 
 from matador.core.moves import MOVES, Move
 from matador.core.rules import PRESETS, Rules
+from matador.core.sampling import sample_world
 from matador.core.state import HandState
 from matador.core.view import PlayerView
 from matador.players import LEVELS, BotError, make_bot
@@ -146,3 +147,32 @@ def test_the_time_bank_follows_the_budget() -> None:
     bot.budget = Budget(iterations=30)
     bot.choose(_going_out(), random.Random(1))
     assert bot.clock is None
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_sage_plays_the_same_whatever_the_hidden_tiles(players: int) -> None:
+    """Two true states that one seat cannot tell apart (the other hands and the boneyard
+    redrawn consistently with its view): the same view, the same search, the same move."""
+    rng = random.Random(players)
+    checked = 0
+    while checked < 4:
+        state = HandState.new(Rules.from_preset("classic"), players, rng)
+        while not state.is_over and checked < 4:
+            seat = state.to_move
+            if len(state.legal_move_ids()) > 1 and rng.random() < 0.4:
+                view = PlayerView.of(state, seat)
+                other = sample_world(view, rng)
+                assert other.hands != state.hands or other.boneyard != state.boneyard \
+                    or players == 2 and state.boneyard_size == 0
+                twin = PlayerView.of(other, seat)
+                assert twin.to_json() == view.to_json() and twin is not view
+                runs = []
+                for v in (view, twin):
+                    bot = SageBot(Budget(iterations=24))
+                    move = bot.choose(v, random.Random(8))
+                    assert bot.last_search is not None
+                    runs.append((move, {m: s.wins for m, s in bot.last_search.stats.items()}))
+                assert runs[0] == runs[1]
+                checked += 1
+            ids = state.legal_move_ids()
+            state.push(ids[rng.randrange(len(ids))])
