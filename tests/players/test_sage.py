@@ -163,7 +163,7 @@ def test_sage_plays_the_same_whatever_the_hidden_tiles(players: int) -> None:
                 view = PlayerView.of(state, seat)
                 other = sample_world(view, rng)
                 assert other.hands != state.hands or other.boneyard != state.boneyard \
-                    or players == 2 and state.boneyard_size == 0
+                    or (players == 2 and state.boneyard_size == 0)
                 twin = PlayerView.of(other, seat)
                 assert twin.to_json() == view.to_json() and twin is not view
                 runs = []
