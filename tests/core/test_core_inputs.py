@@ -188,12 +188,26 @@ def test_a_public_block_ends_the_view() -> None:
 HARD = ('{"rules": {"preset": "six", "overrides": {}}, "players": 4, "seat": 3, "hand": '
         '["0-2", "3-6", "1-1", "3-3", "4-5", "2-5", "0-0"], "leader": 1, "moves": ["2-4", '
         '"pass", "R2-0", "L5-1", "pass", "L5-3", "R3-3", "L3-1", "R3-0", "L5-6"]}')
-"""A view that passes every check when read but that the sampler finds no deal for."""
+"""A view that passes every check when read but that no deal gives: the exact sampler
+counts the deals in which seat 1 led by its best tile (R14) and finds none."""
+
+SLOW = ('{"rules": {"preset": "six", "overrides": {}}, "players": 4, "seat": 3, "hand": '
+        '["0-2", "0-6", "1-3", "1-2", "4-4", "2-4", "3-5"], "leader": 1, "moves": ["6-6", '
+        '"L1-5", "L1-3", "R0-5", "L3-2", "L4-6", "R1-2", "R4-5", "R1-1", "pass", "R5-3", '
+        '"L0-4", "R3-0", "L2-6"]}')
+"""A possible view whose first 168 plain rejection candidates (seed 1) all fail."""
+
+
+def test_the_sampler_finds_a_view_impossible_by_counting() -> None:
+    with pytest.raises(ViewError, match=r"no deal lets seat 1 lead by the best tile \(R14\)"):
+        WorldSampler(PlayerView.from_json(HARD))
 
 
 def test_the_sampler_gives_up_when_told() -> None:
-    view = PlayerView.from_json(HARD)
-    sampler = WorldSampler(view)
+    """Plain rejection sampling (what the sampler falls back to when counting would take
+    too long) asks ``give_up`` before each candidate after the first."""
+    sampler = WorldSampler(PlayerView.from_json(SLOW))
+    sampler.variants = None  # plain rejection sampling
     calls = []
 
     def give_up() -> bool:
