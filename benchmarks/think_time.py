@@ -7,7 +7,11 @@ time of ``bot.choose(view, rng)`` over the decisions with more than one legal
 move (a single legal move is answered at once), building the view included.
 As in the arena, the bot is fresh at each hand, so the time a level saves on
 settled decisions is spent within the same hand. The last line of each level
-says whether its slowest move kept the bound.
+says whether its slowest move kept the bound. The compiled playout kernel
+(``matador[fast]``), when installed, is loaded before the clock starts (its
+load time is printed first): a process pays it once, at its first search
+(``matador engine`` loads it in the background and searches without it
+until then).
 
     python benchmarks/think_time.py --levels normal strong --hands 4
     python benchmarks/think_time.py --levels strong:200ms pimc:200ms --hands 2
@@ -20,6 +24,7 @@ import random
 import statistics
 import time
 
+from matador import fast
 from matador.core.rules import PRESETS, Rules
 from matador.core.state import HandState
 from matador.core.view import PlayerView
@@ -58,6 +63,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=4, help="hands per preset and player count")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if fast.available():
+        print(f"kernel loaded in {fast.compile_kernels():.2f} s (not counted below)")
     print(f"{'level':12} {'bot':12} {'preset':8} {'players':>7} {'moves':>6} "
           f"{'mean ms':>8} {'p95 ms':>8} {'max ms':>8}")
     for level in args.levels:

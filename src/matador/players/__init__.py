@@ -33,7 +33,7 @@ register("sage", SageBot)
 # 1 s per move (benchmarks/think_time.py).
 LEVELS.update({
     "easy": "greedy",
-    "normal": "sage:120ms",
+    "normal": "sage:100ms",
     "strong": "sage:600ms",
     "max": "sage:3s",
 })
