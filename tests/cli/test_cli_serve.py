@@ -66,6 +66,31 @@ def test_it_serves_on_a_free_port_and_says_where(tmp_path: Path) -> None:
             answer = conn.recv(100)
         assert answer.startswith(b"HTTP/1.1 200"), answer
         assert time.monotonic() < deadline
+        workers = children(proc.pid)
+        assert workers  # the bots' process pool
+        proc.terminate()  # SIGTERM: stops gracefully, and takes its workers with it
+        assert proc.wait(timeout=30) == -15
+        left = workers
+        for _ in range(100):  # the resource tracker ends once the workers have
+            left = [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+            if not left:
+                break
+            time.sleep(0.1)
+        assert left == [], [Path(f"/proc/{pid}/cmdline").read_bytes()[:120] for pid in left]
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found

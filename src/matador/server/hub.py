@@ -177,8 +177,8 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         await self.writer.stop()
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.pool is not None:  # joined: a worker must not outlive the server (SIGTERM)
+            await asyncio.to_thread(self.pool.shutdown, wait=True, cancel_futures=True)
         for player in self._engines.values():
             await asyncio.to_thread(player.close)
         self.engine.dispose()
