@@ -27,8 +27,8 @@ register("ismcts", ISMCTSBot)
 register("cheater", CheaterBot)
 register("sage", SageBot)
 
-# Strength levels offered to players (the cheater never is). The searching levels are the
-# strongest bot, sage (docs/bots.md); a move may take up to sage.MAX_FACTOR times the
+# Strength levels offered to players (the cheater never is). The searching levels use
+# sage (docs/bots.md); a move may take up to sage.MAX_FACTOR times the
 # budget when earlier moves saved time, so "normal" stays under 200 ms and "strong" under
 # 1 s per move (benchmarks/think_time.py).
 LEVELS.update({

@@ -1,4 +1,4 @@
-"""The strongest bot (``sage``): determinized search with table-wise playouts and managed time.
+"""The levels' bot (``sage``): determinized search with table-wise playouts and managed time.
 
 ``sage`` is a perfect-information Monte Carlo search, like ``pimc``, with the
 pieces that measured stronger (``docs/bots.md``):
