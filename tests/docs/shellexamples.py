@@ -342,6 +342,12 @@ def run(example: Example, cwd: Path) -> Outcome:
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
         status = None
+        for _ in range(100):  # the whole group gone (a server's port free) before what follows
+            try:
+                os.killpg(proc.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
     return Outcome(status, out.decode("utf-8", "replace"), (err or b"").decode("utf-8", "replace"))
 
 

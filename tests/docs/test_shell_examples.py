@@ -28,8 +28,10 @@ from shellexamples import (
 )
 
 GROUPS = groups()
-LONG = ("matador arena", "matador play", "matador study", "benchmarks/")
-"""Commands that run for seconds to minutes: a page holding one is in the slow lane."""
+LONG = ("matador arena", "matador play", "matador study", "matador simulate", "matador analyse",
+        "matador serve", "benchmarks/")
+"""Commands that run for seconds to minutes (a server runs its 4 s): a page holding one is in
+the slow lane."""
 LANES = [pytest.param(name, marks=pytest.mark.slow)
          if any(long in e.command for e in examples for long in LONG) else name
          for name, examples in sorted(GROUPS.items())]

@@ -132,7 +132,6 @@ def listen(host: str, port: int) -> socket.socket:
         where = "--port" if e.errno in (98, 13) else "--host"  # EADDRINUSE, EACCES
         raise CliError(where, f"cannot listen on {quote(host)} port {port}: "
                               f"{e.strerror or e}") from None
-    sock.set_inheritable(True)
     return sock
 
 
