@@ -86,6 +86,7 @@ NOT_RUN_WHEN: dict[str, str] = {
                       "wrote; tests/server verifies them",
     "postgresql://": "needs a PostgreSQL server; tests/server runs the server on SQLite",
     "curl ": "asks a running `matador serve`; tests/server runs one",
+    "python -m pytest -m": "a lane of this very test suite",
 }
 """Commands holding one of these are not run either, for the reason given."""
 
