@@ -145,11 +145,12 @@ def test_a_game_in_screen_reader_mode_through_the_command_box(server: Server, pe
     assert box.is_visible()
 
     def say(text: str) -> str:
-        count = int(page.get_attribute("#live", "data-count") or 0)
+        count = int(page.get_attribute("#live", "data-answers") or 0)
         box.fill(text)
         box.press("Enter")
-        page.wait_for_function(f"Number(document.getElementById('live').dataset.count) > {count}")
-        return str(page.locator("#live p").last.inner_text())
+        page.wait_for_function(
+            f"Number(document.getElementById('live').dataset.answers) > {count}")
+        return str(page.locator("#live p.answer").last.inner_text())
 
     assert "You have" in say("h") or "Your tiles" in say("h")
     assert "Boneyard" in say("t")

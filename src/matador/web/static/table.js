@@ -118,11 +118,21 @@ function historyText(m) {
   return fmt(_("{name}: {move}"), {name, move: m.move});
 }
 
-/** @param {string} text */
-function announce(text) {
+/**
+ * Say something through the live region. The answers to typed commands are marked, so that
+ * they can be told apart from what the table announces meanwhile.
+ * @param {string} text
+ * @param {boolean} [answer] whether this answers a typed command
+ */
+function announce(text, answer = false) {
   const live = byId("live");
   live.dataset.count = String(Number(live.dataset.count || 0) + 1);
-  live.appendChild(h("p", null, text));
+  const said = h("p", null, text);
+  if (answer) {
+    said.className = "answer";
+    live.dataset.answers = String(Number(live.dataset.answers || 0) + 1);
+  }
+  live.appendChild(said);
   while (live.childNodes.length > 6) live.firstChild?.remove();
 }
 
@@ -868,7 +878,7 @@ byId("cmd").addEventListener("submit", async (ev) => {
   const input = /** @type {HTMLInputElement} */ (byId("cmd-input"));
   const said = await command(input.value);
   input.value = "";
-  announce(said);
+  announce(said, true);
 });
 byId("chat-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
