@@ -170,5 +170,6 @@ def test_benchmark_script_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert module.main(["--seconds", "0.05", "--json", str(out)]) == 0
     rows = json.loads(out.read_text())["rows"]
     assert rows[0]["environment"].startswith("openspiel python_block_dominoes")
-    assert len(rows) == 6 and all(r["steps"] > 0 for r in rows)
+    assert len(rows) == 7 and all(r["steps"] > 0 for r in rows)
+    assert any("do-nothing env" in r["environment"] for r in rows)
     assert "x dominoes" in capsys.readouterr().out
