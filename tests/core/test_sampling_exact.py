@@ -19,8 +19,9 @@ import pytest
 from matador.core.errors import MatadorError
 from matador.core.moves import DRAW
 from matador.core.rules import FirstLeader, Rules
-from matador.core.sampling import sampler_for
+from matador.core.sampling import flat_worlds, sampler_for
 from matador.core.state import Deal, HandState, highest_double_leader
+from matador.core.streams import Stream, stream_key
 from matador.core.tiles import TILES, mask_of
 from matador.core.view import PlayerView
 
@@ -254,9 +255,28 @@ CASES = [
 ]
 
 
+def deals(view: PlayerView, how: str, seed: int, n: int) -> Iterator[Deal]:
+    """``n`` deals of ``view`` drawn by the exact sampler (``how="exact"``, from a
+    ``random.Random``) or by its flat tables (``"flat"``, deal ``i`` from the stream
+    ``stream_key(seed, i)``, as a search draws its worlds)."""
+    if how == "exact":
+        rng = random.Random(seed)
+        sampler = sampler_for(view)
+        for _ in range(n):
+            yield sampler.sample_deal(rng)
+        return
+    flat = flat_worlds(view)
+    assert flat is not None
+    for i in range(n):
+        world = flat.world(Stream(stream_key(seed, i)))
+        assert world is not None
+        yield world.deal
+
+
+@pytest.mark.parametrize("how", ["exact", "flat"])
 @pytest.mark.parametrize(("preset", "overrides", "players", "seed"), CASES)
 def test_sampler_matches_enumeration(preset: str, overrides: dict[str, object],
-                                     players: int, seed: int) -> None:
+                                     players: int, seed: int, how: str) -> None:
     """R12-R19: samples are consistent, cover every consistent world, and are uniform."""
     rules = Rules.from_preset(preset, overrides)
     cap = {2: 100_000, 3: 30_000, 4: 8_000}[players]
@@ -264,10 +284,9 @@ def test_sampler_matches_enumeration(preset: str, overrides: dict[str, object],
     for view in views:
         worlds = enumerate_worlds(view)
         assert worlds, "the true world is always consistent"
-        rng = random.Random(seed * 1000 + view.ply)
-        sampler = sampler_for(view)
         n = min(20_000, max(3000, 20 * len(worlds)))
-        counts = Counter(world_key(view, sampler.sample_deal(rng)) for _ in range(n))
+        counts = Counter(world_key(view, deal)
+                         for deal in deals(view, how, seed * 1000 + view.ply, n))
         assert set(counts) <= worlds, "every sample is a consistent world"
         if len(worlds) * 15 <= n:  # a world missed with probability < e^-15
             assert set(counts) == worlds, "every consistent world is reached"
@@ -316,12 +335,13 @@ def naive_sample(view: PlayerView, rng: random.Random, tries: int = 200_000) -> 
     raise AssertionError("naive rejection found nothing")
 
 
+@pytest.mark.parametrize("how", ["exact", "flat"])
 @pytest.mark.parametrize(("preset", "overrides", "players", "seed"), [
     ("classic", {}, 4, 12),
     ("russian", {"matador_anytime": False}, 3, 14),
 ])
 def test_sampler_matches_naive_rejection(preset: str, overrides: dict[str, object],
-                                         players: int, seed: int) -> None:
+                                         players: int, seed: int, how: str) -> None:
     """R12-R19, R14 with 3-4 players: the sampler's dealt hands match plain rejection sampling."""
     import zlib
 
@@ -347,7 +367,7 @@ def test_sampler_matches_naive_rejection(preset: str, overrides: dict[str, objec
         text = repr([sorted(deal.hands[s]) for s in range(players) if s != view.seat])
         return zlib.crc32(text.encode()) % buckets
 
-    ours = Counter(key(sampler_for(view).sample_deal(rng)) for _ in range(n))
+    ours = Counter(key(deal) for deal in deals(view, how, seed, n))
     naive = Counter(key(naive_sample(view, rng)) for _ in range(n))
     chi2 = 0.0
     for b in range(buckets):

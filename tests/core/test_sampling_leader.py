@@ -15,7 +15,7 @@ import random
 from collections import Counter
 
 import pytest
-from test_sampling_exact import enumerate_worlds, world_key
+from test_sampling_exact import deals, enumerate_worlds, world_key
 
 from matador.core.rules import Rules
 from matador.core.sampling import WorldSampler, sampler_for
@@ -138,9 +138,10 @@ def _small_views_behind_the_leader(rules: Rules, players: int, seed: int, cap: i
     raise AssertionError("no small position found")
 
 
+@pytest.mark.parametrize("how", ["exact", "flat"])
 @pytest.mark.parametrize(("preset", "overrides", "players", "seed"), LEADER_CASES)
 def test_leader_rule_sampling_matches_enumeration(preset: str, overrides: dict[str, object],
-                                                  players: int, seed: int) -> None:
+                                                  players: int, seed: int, how: str) -> None:
     """R12-R19 with R14 deciding the leader: only consistent worlds, all of them, uniformly."""
     rules = Rules.from_preset(preset, overrides)
     cap = {3: 30_000, 4: 8_000}[players]
@@ -149,9 +150,8 @@ def test_leader_rule_sampling_matches_enumeration(preset: str, overrides: dict[s
         assert worlds
         sampler = sampler_for(view)
         assert sampler.check_leader and sampler.variants is not None
-        rng = random.Random(seed)
         n = min(20_000, max(3000, 20 * len(worlds)))
-        counts = Counter(world_key(view, sampler.sample_deal(rng)) for _ in range(n))
+        counts = Counter(world_key(view, deal) for deal in deals(view, how, seed, n))
         assert set(counts) <= worlds
         if len(worlds) * 15 <= n:
             assert set(counts) == worlds

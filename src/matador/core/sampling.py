@@ -42,6 +42,7 @@ from matador.core.errors import MatadorError, ViewError
 from matador.core.moves import DRAW, MOVE_TILE
 from matador.core.rules import FirstLeader
 from matador.core.state import Deal, HandState, highest_double_leader
+from matador.core.streams import Stream
 from matador.core.tiles import LEAD_RANK, NAMES, NUM_TILES, TILES, iter_bits, mask_of
 from matador.core.view import PlayerView
 
@@ -368,6 +369,8 @@ class WorldSampler:
         self.total_weight = sum(w for w, _ in self.variants or ())
         self.attempts = 0
         """Candidate worlds drawn so far (accepted or not), for diagnostics."""
+        self.flat: FlatWorlds | bool | None = False
+        """The flat tables (:func:`flat_worlds`): False until built."""
         self.accepted = 0
 
     def _variants(self) -> list[tuple[int, list[_SeatModel]]]:
@@ -575,6 +578,309 @@ def _replay_checked(view: PlayerView, deal: Deal) -> HandState | None:
     return state
 
 
+MAX_FLAT_NODES = 60_000
+"""Walk states the flat tables of one view may hold (:class:`FlatWorlds`); past it there are
+no flat tables and searches use :meth:`WorldSampler.sample`."""
+FLAT_ATTEMPTS = 20_000
+"""Candidates :meth:`FlatWorlds.world` (and the kernel's copy) draw for one world at most."""
+COMB = tuple(tuple(float(comb(n, k)) for k in range(NUM_TILES + 1)) for n in range(NUM_TILES + 1))
+"""``float(comb(n, k))`` for ``n, k`` up to 28: the flat sampler counts in floats."""
+DRAW_EVENT, PLAY_EVENT = 0, 1
+
+
+class FlatSeat:
+    """One other seat's part of :class:`FlatWorlds` (one case of the leader rule).
+
+    ``ev_*`` describe the seat's walk (a draw acquires slot ``ev_k``; a play
+    releases ``ev_tile``, play number ``ev_k``); ``held`` lists the numbers of
+    dealt tiles still held that have ways, ``held_cum`` their cumulative
+    probabilities and ``roots`` the walk state each starts from.
+    """
+
+    __slots__ = ("dealt", "draw_allowed", "ev_k", "ev_kind", "ev_tile", "forced", "held",
+                 "held_cum", "init_allowed", "n_init", "nk", "roots", "seat")
+
+    def __init__(self, model: _SeatModel, nodes: _FlatNodes) -> None:
+        self.seat = model.seat
+        self.dealt = model.dealt
+        self.init_allowed = model.init_allowed
+        self.forced = model.forced_held
+        pool, cap = model.pool, model.cap
+        self.n_init = min((model.init_allowed & pool).bit_count(), cap)
+        self.draw_allowed = list(model.draw_allowed)
+        self.nk = [min((a & pool).bit_count(), cap) for a in model.draw_allowed]
+        self.ev_kind = [DRAW_EVENT if kind == "draw" else PLAY_EVENT
+                        for kind, _, _ in model.events]
+        self.ev_k = [k for _, k, _ in model.events]
+        self.ev_tile = [t for _, _, t in model.events]
+        self.held = [h for h, _ in model.totals]
+        self.held_cum = _cumulative([w for _, w in model.totals])
+        self.roots = [nodes.flatten(model, h) for h in self.held]
+
+
+def _cumulative(weights: list[int]) -> list[float]:
+    """Cumulative probabilities of integer ``weights`` (exact prefix sums, rounded once; the
+    last is exactly 1.0)."""
+    total = sum(weights)
+    out = []
+    acc = 0
+    for w in weights:
+        acc += w
+        out.append(acc / total)
+    return out
+
+
+class _FlatNodes:
+    """The walk states of every seat model, numbered, with their weighted steps."""
+
+    def __init__(self) -> None:
+        self.first: list[int] = []
+        self.count: list[int] = []
+        self.cum: list[float] = []
+        self.next: list[int] = []
+        self.choice: list[int] = []
+
+    def flatten(self, model: _SeatModel, held: int) -> int:
+        """Number the walk states reachable from the start of ``model``'s walk with ``held``
+        dealt tiles still held; the start's number."""
+        ids: dict[tuple[int, tuple[int, ...], int, int], int] = {}
+        start: tuple[int, tuple[int, ...], int, int] = (0, (), 0, 0)
+        queue = [start]
+        ids[start] = self._new()
+        while queue:
+            state = queue.pop()
+            node = ids[state]
+            e, open_, j, u = state
+            if e == len(model.events):
+                continue
+            steps = []
+            for w, o, jj, uu, choice in model._moves(held, e, open_, j, u):
+                weight = w * model._count(held, e + 1, o, jj, uu)
+                if weight:
+                    steps.append((weight, (e + 1, o, jj, uu), choice))
+            self.first[node] = len(self.cum)
+            self.count[node] = len(steps)
+            cum = _cumulative([w for w, _, _ in steps])
+            for (_, child, choice), c in zip(steps, cum, strict=True):
+                got = ids.get(child)
+                if got is None:
+                    got = ids[child] = self._new()
+                    queue.append(child)
+                self.cum.append(c)
+                self.next.append(got)
+                self.choice.append(choice)
+        return ids[start]
+
+    def _new(self) -> int:
+        if len(self.first) >= MAX_FLAT_NODES:
+            raise _TooMany
+        self.first.append(0)
+        self.count.append(0)
+        return len(self.first) - 1
+
+
+class FlatWorlds:
+    """The exact sampler of one view as flat tables, drawing from counter-based streams.
+
+    The same distribution as :meth:`WorldSampler.sample` (the counts of the
+    seat models, drawn with their probabilities as floats), but every random
+    choice comes from a :class:`~matador.core.streams.Stream`, so that the
+    compiled kernel (:mod:`matador.fast`) can run the very same draws on the
+    same tables: a search samples world ``b`` from its own stream, in either
+    path. Build with :meth:`of` (``None`` when the view has no flat tables:
+    too many walk states, or a view only rejection sampling can serve).
+    """
+
+    def __init__(self, sampler: WorldSampler) -> None:
+        view = sampler.view
+        assert sampler.variants is not None
+        self.view = view
+        self.pool = sampler.pool
+        self.others = sampler.others
+        self.nodes = _FlatNodes()
+        self.var_cum = _cumulative([w or 1 for w, _ in sampler.variants])
+        self.variants = [[FlatSeat(m, self.nodes) for m in models]
+                         for _, models in sampler.variants]
+        self.check_leader = sampler.check_leader
+        # The boneyard's first tiles: the draws of the view, in order (-1: another seat's).
+        self.draw_seats: list[int] = []
+        self.own_draws: list[int] = []
+        for ply, (seat, m) in enumerate(zip(view.movers, view.moves, strict=True)):
+            if m == DRAW:
+                self.draw_seats.append(seat)
+                self.own_draws.append(int(view.own_draws[ply]) if seat == view.seat else -1)
+
+    @classmethod
+    def of(cls, sampler: WorldSampler) -> FlatWorlds | None:
+        """The flat tables of ``sampler``'s view, or ``None`` if it has none."""
+        if sampler.variants is None:
+            return None
+        try:
+            return cls(sampler)
+        except _TooMany:
+            return None
+
+    @property
+    def size(self) -> int:
+        """The number of walk states in the tables."""
+        return len(self.nodes.first)
+
+    def candidate(self, s: Stream) -> tuple[dict[int, list[int]], dict[int, list[int]],
+                                            list[int]] | None:
+        """One candidate: each other seat's dealt and drawn tiles and the rest, shuffled
+        (boneyard tiles first, then the set-aside ones); ``None`` if rejected."""
+        seats = self.variants[0]
+        if len(self.variants) > 1:
+            u = s.random()
+            for v, c in enumerate(self.var_cum):
+                if u < c:
+                    seats = self.variants[v]
+                    break
+        pool = self.pool
+        dealt: dict[int, list[int]] = {}
+        drawn: dict[int, list[int]] = {}
+        for seat in seats:
+            got = self._seat(seat, s, pool)
+            if got is None:
+                return None
+            dealt[seat.seat], drawn[seat.seat] = got
+            for t in got[0]:
+                pool &= ~(1 << t)
+            for t in got[1]:
+                pool &= ~(1 << t)
+        rest = list(iter_bits(pool))
+        for i in range(len(rest) - 1, 0, -1):
+            j = s.below(i + 1)
+            rest[i], rest[j] = rest[j], rest[i]
+        return dealt, drawn, rest
+
+    def _seat(self, seat: FlatSeat, s: Stream, pool: int) -> tuple[list[int], list[int]] | None:
+        """Sample one seat's configuration (see :meth:`_SeatModel.draw_config`)."""
+        nodes = self.nodes
+        h = 0
+        if len(seat.held) > 1:
+            u = s.random()
+            while seat.held_cum[h] <= u:
+                h += 1
+        held = seat.held[h]
+        node = seat.roots[h]
+        n_slots = len(seat.draw_allowed)
+        future = [-1] * n_slots  # an open slot's future; -1: not open
+        draws = [-1] * n_slots
+        held_slots: list[int] = []
+        dealt: list[int] = []
+        for e, kind in enumerate(seat.ev_kind):
+            step = nodes.first[node]
+            if nodes.count[node] > 1:
+                u = s.random()
+                while nodes.cum[step] <= u:
+                    step += 1
+            choice = nodes.choice[step]
+            node = nodes.next[step]
+            k = seat.ev_k[e]
+            if kind == DRAW_EVENT:
+                if choice < 0:
+                    held_slots.append(k)
+                else:
+                    future[k] = choice
+                continue
+            if choice < 0:
+                dealt.append(seat.ev_tile[e])
+            else:  # any open slot with that future: they are interchangeable
+                same = [q for q in range(n_slots) if future[q] == choice]
+                q = same[s.below(len(same))] if len(same) > 1 else same[0]
+                draws[q] = seat.ev_tile[e]
+                future[q] = -1
+            for q in range(n_slots):
+                if future[q] > 0:
+                    future[q] >>= 1
+        # Fill: the dealt tiles still held, then each held draw slot (nested sets).
+        forced = seat.forced
+        if forced >= 0:
+            bound = COMB[seat.n_init - 1][held - 1] if held and seat.n_init else 0.0
+        else:
+            bound = COMB[seat.n_init][held]
+        avail = seat.init_allowed & pool
+        n_avail = avail.bit_count()
+        if forced >= 0 and not pool >> forced & 1:
+            actual = 0.0
+        elif forced >= 0:
+            actual = COMB[n_avail - 1][held - 1] if held and n_avail else 0.0
+        else:
+            actual = COMB[n_avail][held]
+        for i, k in enumerate(held_slots):
+            bound *= seat.nk[k] - held - i
+            actual *= max(0, (seat.draw_allowed[k] & pool).bit_count() - held - i)
+        if actual == 0.0 or (actual < bound and s.random() * bound >= actual):
+            return None
+        need = held
+        if forced >= 0:
+            avail &= ~(1 << forced)
+            dealt.append(forced)
+            need -= 1
+        cands = list(iter_bits(avail))
+        for i in range(need):
+            j = i + s.below(len(cands) - i)
+            cands[i], cands[j] = cands[j], cands[i]
+        dealt.extend(cands[:need])
+        taken = mask_of(dealt)
+        for k in held_slots:
+            left = seat.draw_allowed[k] & pool & ~taken
+            t = _nth_bit(left, s.below(left.bit_count()))
+            draws[k] = t
+            taken |= 1 << t
+        return dealt, draws
+
+    def deal(self, s: Stream) -> Deal | None:
+        """One candidate deal (its draws follow the view's), or ``None`` if rejected."""
+        got = self.candidate(s)
+        if got is None:
+            return None
+        dealt, drawn, rest = got
+        view = self.view
+        dealt[view.seat] = list(view.dealt)
+        boneyard: list[int] = []
+        next_draw = dict.fromkeys(self.others, 0)
+        for seat, own in zip(self.draw_seats, self.own_draws, strict=True):
+            if own >= 0:
+                boneyard.append(own)
+            else:
+                boneyard.append(drawn[seat][next_draw[seat]])
+                next_draw[seat] += 1
+        split = len(rest) - view.set_aside_size
+        boneyard.extend(rest[:split])
+        hands = tuple(tuple(TILES[t] for t in dealt[seat]) for seat in range(view.players))
+        return Deal(hands, tuple(TILES[t] for t in boneyard),
+                    tuple(TILES[t] for t in rest[split:]), view.leader)
+
+    def world(self, s: Stream) -> HandState | None:
+        """A world drawn from stream ``s``: candidates until one replays the view's moves
+        (at most :data:`FLAT_ATTEMPTS`; ``None`` if none did)."""
+        for _ in range(FLAT_ATTEMPTS):
+            deal = self.deal(s)
+            if deal is None:
+                continue
+            state = _replay_checked(self.view, deal)
+            if state is not None:
+                return state
+        return None
+
+
+def _nth_bit(mask: int, r: int) -> int:
+    """The index of the ``r``-th lowest set bit of ``mask`` (from 0)."""
+    for _ in range(r):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def flat_worlds(view: PlayerView) -> FlatWorlds | None:
+    """The flat tables of ``view``'s sampler (built once per view), or ``None``."""
+    sampler = sampler_for(view)
+    if sampler.flat is False:
+        sampler.flat = FlatWorlds.of(sampler)
+    return sampler.flat if isinstance(sampler.flat, FlatWorlds) else None
+
+
 _SAMPLERS: WeakKeyDictionary[PlayerView, WorldSampler] = WeakKeyDictionary()
 
 
@@ -602,4 +908,5 @@ def sample_world(view: PlayerView, rng: random.Random) -> HandState:
     return sampler_for(view).sample(rng)
 
 
-__all__ = ["MAX_ATTEMPTS", "WorldSampler", "sample_world", "sampler_for"]
+__all__ = ["FLAT_ATTEMPTS", "MAX_ATTEMPTS", "FlatSeat", "FlatWorlds", "WorldSampler",
+           "flat_worlds", "sample_world", "sampler_for"]
