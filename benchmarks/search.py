@@ -21,14 +21,16 @@ Two measurements (issue 13):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
+from unittest import mock
 
 from matador.core.rules import PRESETS, Rules
 from matador.core.state import HandState
@@ -71,24 +73,40 @@ def worlds(args: argparse.Namespace) -> dict[str, Any]:
             for kind, make in (("pimc", PIMCBot), ("ismcts", ISMCTSBot)):
                 if kind not in args.bots:
                     continue
-                per: dict[bool, list[float]] = {False: [], True: []}
+                # PIMC: "before" is the search without the kernel and without the flat
+                # tables (every world from the exact sampler, as before issue 13).
+                paths = ("before", "python", "kernel") if kind == "pimc" else ("python", "kernel")
+                per: dict[str, list[float]] = {path: [] for path in paths}
                 for i, view in enumerate(views):
-                    order = (False, True) if i % 2 == 0 else (True, False)
-                    for kernel in order:
-                        bot = make(budget, kernel=kernel)
-                        start = time.perf_counter()
-                        result = bot.search(view, random.Random(args.seed + i))
-                        per[kernel].append(result.worlds / (time.perf_counter() - start))
-                row[kind] = {
-                    "python": statistics.mean(per[False]),
-                    "kernel": statistics.mean(per[True]),
-                    "speedup": statistics.mean(per[True]) / statistics.mean(per[False]),
-                    "speedup_median": statistics.median(
-                        k / p for k, p in zip(per[True], per[False], strict=True)),
-                }
+                    for path in paths if i % 2 == 0 else paths[::-1]:
+                        bot = make(budget, kernel=path == "kernel")
+                        with no_flat_tables(path == "before"):
+                            start = time.perf_counter()
+                            result = bot.search(view, random.Random(args.seed + i))
+                            per[path].append(result.worlds / (time.perf_counter() - start))
+                row[kind] = {path: statistics.mean(per[path]) for path in paths}
+                row[kind]["speedup"] = row[kind]["kernel"] / row[kind]["python"]
+                row[kind]["speedup_median"] = statistics.median(
+                    k / p for k, p in zip(per["kernel"], per["python"], strict=True))
+                if kind == "pimc":
+                    row[kind]["speedup_vs_before"] = row[kind]["kernel"] / row[kind]["before"]
+                    row[kind]["speedup_vs_before_median"] = statistics.median(
+                        k / p for k, p in zip(per["kernel"], per["before"], strict=True))
             rows.append(row)
             print(_line(row), flush=True)
     return {"millis": args.millis, "compile_or_load_seconds": compile_s, "rows": rows}
+
+
+@contextlib.contextmanager
+def no_flat_tables(off: bool) -> Iterator[None]:
+    """While ``off``, PIMC finds no flat tables and draws every world from the exact sampler."""
+    if not off:
+        yield
+        return
+    from matador.players import pimc
+
+    with mock.patch.object(pimc, "flat_worlds", lambda view: None):
+        yield
 
 
 def _line(row: dict[str, Any]) -> str:
@@ -96,8 +114,14 @@ def _line(row: dict[str, Any]) -> str:
     for kind in ("pimc", "ismcts"):
         if kind in row:
             r = row[kind]
-            parts.append(f"{kind} {r['python']:,.0f} -> {r['kernel']:,.0f} per s "
-                         f"({r['speedup']:.1f}x, median {r['speedup_median']:.1f}x)")
+            before = (f"{r['before']:,.0f} before, " if "before" in r else "")
+            parts.append(f"{kind} {before}{r['python']:,.0f} pure -> {r['kernel']:,.0f} "
+                         f"kernel per s ({r['speedup']:.1f}x pure, median "
+                         f"{r['speedup_median']:.1f}x")
+            if "before" in r:
+                parts[-1] += (f"; {r['speedup_vs_before']:.1f}x before, median "
+                              f"{r['speedup_vs_before_median']:.1f}x")
+            parts[-1] += ")"
     return "  ".join(parts)
 
 
@@ -105,7 +129,8 @@ def kernel_factory(spec: str) -> Player:
     """``pimc-kernel:200ms`` and ``pimc-python:200ms`` (and the same for ismcts)."""
     kind, _, budget = spec.partition(":")
     base, _, path = kind.partition("-")
-    cls: type[Bot] = {"pimc": PIMCBot, "ismcts": ISMCTSBot}[base]
+    classes: dict[str, type[Bot]] = {"pimc": PIMCBot, "ismcts": ISMCTSBot}
+    cls = classes[base]
     use = {"kernel": True, "python": False}[path]
 
     def make(_: str) -> Bot:

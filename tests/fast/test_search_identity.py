@@ -114,3 +114,44 @@ def test_the_automatic_choice_follows_installation_and_environment(
     assert kernel_enabled(None)  # CI installs matador[fast]
     monkeypatch.setenv("MATADOR_KERNEL", "0")
     assert not kernel_enabled(None)
+
+
+@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+def test_the_kernel_draws_the_same_worlds_as_the_flat_tables(preset: str, players: int) -> None:
+    """World ``b`` from the stream ``keys[b]``: the kernel's row is the state the pure flat
+    sampler's world reaches (``state_rows``), for every preset and player count."""
+    import numpy as np
+
+    from matador import fast
+    from matador.core.sampling import flat_worlds
+    from matador.core.streams import Stream, stream_key
+    from matador.fast.encode import state_rows
+
+    checked = 0
+    for view in views(preset, players, players + 10, 6):
+        flat = flat_worlds(view)
+        assert flat is not None
+        keys = [stream_key(11, b) for b in range(30)]
+        rows, ok = fast.sample_worlds(flat, keys)
+        for b, key in enumerate(keys):
+            world = flat.world(Stream(key))
+            assert world is not None and ok[b]
+            assert np.array_equal(rows[b], state_rows([world])[0])
+            checked += 1
+    assert checked == 180
+
+
+def test_a_search_draws_its_worlds_from_the_flat_tables() -> None:
+    """PIMC's worlds come from the streams ``stream_key(seed, b, WORLD_STREAM)`` on the
+    flat tables, in both paths: the caller's generator gives the search its seed and
+    nothing else (the exact sampler would draw from it for every world)."""
+    from matador.players.pimc import ViewWorlds, view_worlds
+
+    view = views("classic", 3, 1, 1)[0]
+    make_world = view_worlds(view, Budget(iterations=5))
+    assert isinstance(make_world, ViewWorlds) and make_world.flat is not None
+    for kernel in (True, False):
+        rng, ref = random.Random(2), random.Random(2)
+        result = PIMCBot(Budget(iterations=5), kernel=kernel).search(view, rng)
+        ref.getrandbits(64)
+        assert result.worlds == 5 and rng.getstate() == ref.getstate()

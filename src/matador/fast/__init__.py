@@ -30,7 +30,9 @@ import importlib.util
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from random import Random
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from matador.core.errors import MatadorError
 from matador.core.rules import Rules
@@ -40,6 +42,7 @@ from matador.fast import layout as L
 if TYPE_CHECKING:
     import numpy as np
 
+    from matador.core.sampling import FlatWorlds
     from matador.core.state import HandState
 
 CHUNK = 512
@@ -252,17 +255,141 @@ def play_out(states: Sequence[HandState], keys: Sequence[int] | np.ndarray,
     rules, players = states[0].rules, states[0].players
     if any(s.rules != rules or s.players != players for s in states):
         raise ValueError("every state of a batch must have the same rules and player count")
-    rows = state_rows(states)
+    return play_rows(state_rows(states), rules, players, keys, policy,
+                     first_moves=first_moves, threads=threads, record=record)
+
+
+def play_rows(rows: np.ndarray, rules: Rules, players: int,
+              keys: Sequence[int] | np.ndarray, policy: Policy = RANDOM, *,
+              first_moves: Sequence[int] | np.ndarray | None = None, threads: int = 1,
+              record: int = 0) -> Playouts:
+    """:func:`play_out` of states given as kernel rows (``matador.fast.encode.state_rows``,
+    or :func:`sample_worlds`); the rows are played in place."""
+    import numpy as np
+
+    if len(keys) != rows.shape[0]:
+        raise ValueError(f"{len(keys)} keys for {rows.shape[0]} states")
     key_array = keys if isinstance(keys, np.ndarray) else np.array(
         [k & ((1 << 64) - 1) for k in keys], dtype=np.uint64)
-    records = _records(len(states), record)
+    records = _records(rows.shape[0], record)
     rrow = _rules_row(rules, players)
     if first_moves is not None:
-        if len(first_moves) != len(states):
-            raise ValueError(f"{len(first_moves)} first moves for {len(states)} states")
+        if len(first_moves) != rows.shape[0]:
+            raise ValueError(f"{len(first_moves)} first moves for {rows.shape[0]} states")
         _kernel().push_moves(rows, rrow, np.asarray(first_moves, dtype=np.int64), records)
     out = _run(rows, key_array, rrow, policy, False, records, threads)
     return _result(out, players, records if record else None)
+
+
+class WorldTables:
+    """:class:`~matador.core.sampling.FlatWorlds` as the arrays of
+    :func:`matador.fast.worlds.sample_rows` (build with :func:`world_tables`)."""
+
+    def __init__(self, flat: FlatWorlds) -> None:
+        import numpy as np
+
+        from matador.core.sampling import COMB, FLAT_ATTEMPTS
+        from matador.core.streams import Stream
+        from matador.core.tables import tables_for
+        from matador.fast import worlds as W
+        from matador.fast.encode import state_rows
+
+        view = flat.view
+        world = flat.world(Stream(0))
+        if world is None:
+            raise MatadorError("no world of the view found: it has no flat tables")
+        self.template = state_rows([world])[0]
+        """The public part of every world's row (hands and boneyard are overwritten)."""
+        seats: list[list[int]] = []
+        ev: list[tuple[int, int, int]] = []
+        allowed: list[int] = []
+        nk: list[int] = []
+        held: list[tuple[int, int]] = []
+        held_cum: list[float] = []
+        var_first: list[int] = []
+        for variant in flat.variants:
+            var_first.append(len(seats))
+            for seat in variant:
+                rec = [0] * W.S_SIZE
+                rec[W.S_SEAT] = seat.seat
+                rec[W.S_INIT_ALLOWED] = seat.init_allowed
+                rec[W.S_FORCED] = seat.forced
+                rec[W.S_N_INIT] = seat.n_init
+                rec[W.S_EV_FIRST] = len(ev)
+                rec[W.S_EV_LEN] = len(seat.ev_kind)
+                rec[W.S_DRAW_FIRST] = len(allowed)
+                rec[W.S_N_DRAWS] = len(seat.draw_allowed)
+                rec[W.S_HELD_FIRST] = len(held)
+                rec[W.S_HELD_LEN] = len(seat.held)
+                seats.append(rec)
+                ev.extend(zip(seat.ev_kind, seat.ev_k, seat.ev_tile, strict=True))
+                allowed.extend(seat.draw_allowed)
+                nk.extend(seat.nk)
+                held.extend(zip(seat.held, seat.roots, strict=True))
+                held_cum.extend(seat.held_cum)
+        nodes = flat.nodes
+        played = [0] * 4
+        for s in range(view.players):
+            for e in view.events[s]:
+                if e.kind == "play":
+                    played[s] |= 1 << e.tile
+        left, right = view.left, view.right
+        playable = tables_for(view.rules).playable_against[left][right] if left >= 0 else 0
+        scalars = [0] * W.V_SIZE
+        scalars[W.V_POOL] = flat.pool
+        scalars[W.V_OTHERS] = len(flat.others)
+        scalars[W.V_SET_ASIDE] = view.set_aside_size
+        scalars[W.V_CHECK_BLOCK] = int(bool(view.moves) and view.boneyard_size == 0
+                                       and not view.hand_mask & playable)
+        scalars[W.V_PLAYABLE] = playable
+        scalars[W.V_ATTEMPTS] = FLAT_ATTEMPTS
+
+        def ints(values: Sequence[Any], width: int = 0) -> np.ndarray:
+            a = np.array(values, dtype=np.int64)
+            return a.reshape(-1, width) if width else a
+
+        self.args = (ints(scalars), np.array(flat.var_cum, dtype=np.float64), ints(var_first),
+                     ints(seats, W.S_SIZE), ints(ev, 3), ints(allowed), ints(nk),
+                     ints(held, 2), np.array(held_cum, dtype=np.float64),
+                     ints(list(zip(nodes.first, nodes.count, strict=True)), 2),
+                     np.array(nodes.cum, dtype=np.float64),
+                     ints(list(zip(nodes.next, nodes.choice, strict=True)), 2),
+                     np.array(COMB, dtype=np.float64), ints(played))
+        self.rules = view.rules
+        self.players = view.players
+
+
+_TABLES: WeakKeyDictionary[FlatWorlds, WorldTables] = WeakKeyDictionary()
+
+
+def world_tables(flat: FlatWorlds) -> WorldTables:
+    """The kernel's tables of ``flat`` (built once, kept as long as ``flat`` lives)."""
+    tables = _TABLES.get(flat)
+    if tables is None:
+        tables = _TABLES[flat] = WorldTables(flat)
+    return tables
+
+
+def sample_worlds(flat: FlatWorlds, keys: Sequence[int] | np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """World ``i`` of the view of ``flat`` drawn from the stream ``keys[i]``, as kernel rows.
+
+    The same worlds as ``flat.world(Stream(keys[i]))`` (``matador.core.sampling``)
+    at their current position; ``ok[i]`` is False where that gives ``None``
+    (no candidate accepted). Returns ``(rows, ok)``.
+    """
+    import numpy as np
+
+    from matador.fast.worlds import sample_rows
+
+    _kernel()
+    tables = world_tables(flat)
+    key_array = keys if isinstance(keys, np.ndarray) else np.array(
+        [k & ((1 << 64) - 1) for k in keys], dtype=np.uint64)
+    rows = np.empty((key_array.shape[0], L.ROW_SIZE), dtype=np.int64)
+    ok = np.empty(key_array.shape[0], dtype=np.int64)
+    sample_rows(key_array, tables.template, *tables.args, rows, ok)
+    return rows, ok.astype(bool)
 
 
 def stream_keys(seed: int, *indices: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -306,8 +433,17 @@ def compile_kernels() -> float:
     k.run_parallel(rows, keys, rrow, w, L.RANDOM, 0.0, True, rec, out, CHUNK)
     k.push_moves(rows, rrow, np.zeros(0, dtype=np.int64), rec[:0])
     k.fold_keys(keys, np.zeros(1, dtype=np.int64))
+    from matador.core.sampling import flat_worlds
+    from matador.core.state import HandState
+    from matador.core.view import PlayerView
+
+    state = HandState.new(rules, 2, Random(0))
+    flat = flat_worlds(PlayerView.of(state, state.to_move))
+    if flat is not None:
+        sample_worlds(flat, [1])
     return time.perf_counter() - start
 
 
-__all__ = ["CHUNK", "RANDOM", "FastUnavailableError", "Playouts", "Policy", "available",
-           "compile_kernels", "play_hands", "play_out", "stream_keys"]
+__all__ = ["CHUNK", "RANDOM", "FastUnavailableError", "Playouts", "Policy", "WorldTables",
+           "available", "compile_kernels", "play_hands", "play_out", "play_rows", "sample_worlds",
+           "stream_keys", "world_tables"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from random import Random
 
 from matador.core.errors import ViewError
-from matador.core.sampling import sampler_for
+from matador.core.sampling import FLAT_ATTEMPTS, FlatWorlds, flat_worlds, sampler_for
 from matador.core.state import HandState
 from matador.core.streams import Stream, stream_key
 from matador.core.view import PlayerView
@@ -123,21 +123,54 @@ def evaluate_worlds(make_world: Callable[[Random], HandState], seat: int,
     return SearchResult(stats, i)
 
 
-def view_worlds(view: PlayerView, budget: Budget) -> Callable[[Random], HandState]:
-    """``make_world`` for :func:`evaluate_worlds`: worlds sampled from ``view``, looked for
-    only as long as ``budget`` allows (see :meth:`Budget.give_up`)."""
-    sampler = sampler_for(view)
-    give_up = budget.give_up()
-    found = False
+class ViewWorlds:
+    """``make_world`` for :func:`evaluate_worlds`: worlds sampled from ``view``.
 
-    def make_world(rng: Random) -> HandState:
-        nonlocal found
-        world = sampler.sample(rng, give_up if not found or budget.millis is not None
-                               else None)
-        found = True
+    Called with an ``rng`` it draws from the exact sampler, looking only as
+    long as ``budget`` allows (see :meth:`Budget.give_up`). When the view has
+    flat tables (:func:`~matador.core.sampling.flat_worlds`, almost always),
+    :func:`value_batch` draws world ``b`` of a search with seed ``seed`` from
+    them instead, on the stream ``stream_key(seed, b, WORLD_STREAM)``: in the
+    compiled kernel, with the rollouts, when the search uses it, else in pure
+    Python; the same worlds either way.
+    """
+
+    def __init__(self, view: PlayerView, budget: Budget) -> None:
+        self.view = view
+        self.sampler = sampler_for(view)
+        self.flat = flat_worlds(view)
+        """The flat tables, or ``None`` (the exact sampler then serves every world)."""
+        self.budget = budget
+        self.give_up = budget.give_up()
+        self.found = False
+
+    def __call__(self, rng: Random) -> HandState:
+        world = self.sampler.sample(rng, self.give_up if not self.found
+                                    or self.budget.millis is not None else None)
+        self.found = True
         return world
 
-    return make_world
+    def probe(self) -> None:
+        """Make sure the view has a world at all, as the exact sampler finds it within the
+        budget (raises :class:`~matador.core.errors.ViewError` if not), once: the flat tables
+        then serve the search."""
+        if not self.found:
+            self.sampler.sample(Random(0), self.give_up)
+            self.found = True
+
+    def tiles_in_play(self) -> int:
+        """Tiles held or in the boneyard in every world (public)."""
+        return sum(self.view.hand_sizes) + self.view.boneyard_size
+
+
+def view_worlds(view: PlayerView, budget: Budget) -> ViewWorlds:
+    """``make_world`` for :func:`evaluate_worlds`: the worlds of ``view`` (:class:`ViewWorlds`)."""
+    return ViewWorlds(view, budget)
+
+
+WORLD_STREAM = 1 << 20
+"""The last index of a world's stream key (a move id, the last index of a rollout's, is
+never this large)."""
 
 
 @dataclass(frozen=True)
@@ -169,12 +202,25 @@ def value_batch(make_world: Callable[[Random], HandState], worlds: range, moves:
     asked when ``make_world`` raised :class:`~matador.core.errors.ViewError` (no
     world found in time, see :func:`view_worlds`), which is raised for world 0.
     """
+    flat = make_world.flat if isinstance(make_world, ViewWorlds) else None
+    if flat is not None and isinstance(make_world, ViewWorlds):
+        make_world.probe()
+    if (flat is not None and use_kernel and isinstance(make_world, ViewWorlds)
+            and make_world.tiles_in_play() > finish.exact_tiles):
+        return _kernel_batch(flat, worlds, moves, stats, seat, seed, finish)
     pending: list[tuple[HandState, int, int]] = []  # world, move, world index
     samples: list[tuple[int, int, float, float]] = []  # world index, move, win, points
     done = 0
     for b in worlds:
         try:
-            world = make_world(rng)
+            if flat is None:
+                world = make_world(rng)
+            else:
+                found = flat.world(Stream(stream_key(seed, b, WORLD_STREAM)))
+                if found is None:
+                    raise ViewError(f"no consistent world found in {FLAT_ATTEMPTS} attempts: "
+                                    "the view is probably impossible")
+                world = found
         except ViewError:
             if b == 0:
                 raise
@@ -206,6 +252,38 @@ def value_batch(make_world: Callable[[Random], HandState], worlds: range, moves:
         samples.sort(key=lambda x: x[0])  # world order, as the pure path adds them
     for _, m, win, points in samples:
         stats[m].add(win, points)
+    return done
+
+
+def _kernel_batch(flat: FlatWorlds, worlds: range, moves: Sequence[int],
+                  stats: dict[int, MoveStats], seat: int, seed: int, finish: Finish) -> int:
+    """:func:`value_batch` all in the kernel: the worlds drawn from the flat tables, every
+    move played out in each; the same numbers as the pure path, added in the same order."""
+    import numpy as np
+
+    from matador import fast
+
+    bs = np.arange(worlds.start, worlds.stop, dtype=np.int64)
+    keys = fast.stream_keys(seed, bs, np.full(len(bs), WORLD_STREAM, dtype=np.int64))
+    rows, ok = fast.sample_worlds(flat, keys)
+    done = len(bs) if ok.all() else int(np.argmin(ok))
+    if not done:
+        if worlds.start == 0:
+            raise ViewError(f"no consistent world found in {FLAT_ATTEMPTS} attempts: the view "
+                            "is probably impossible")
+        return 0
+    nm = len(moves)
+    first = np.tile(np.asarray(moves, dtype=np.int64), done)
+    b_of = np.repeat(bs[:done], nm)
+    out = fast.play_rows(np.repeat(rows[:done], nm, axis=0), flat.view.rules, flat.view.players,
+                         fast.stream_keys(seed, b_of, first),
+                         kernel_policy(finish.epsilon, finish.kind), first_moves=first)
+    share = 1.0 / flat.view.players
+    winners = out.winner.tolist()
+    points = out.points[:, seat].tolist()
+    for i, m in enumerate(first.tolist()):
+        w = winners[i]
+        stats[m].add(share if w < 0 else float(w == seat), float(points[i]))
     return done
 
 
