@@ -133,7 +133,13 @@ function announce(text, answer = false) {
     live.dataset.answers = String(Number(live.dataset.answers || 0) + 1);
   }
   live.appendChild(said);
-  while (live.childNodes.length > 6) live.firstChild?.remove();
+  // Keep the last six lines, and always the latest answer.
+  const answers = live.querySelectorAll("p.answer");
+  const keep = answers.length ? answers[answers.length - 1] : null;
+  while (live.childNodes.length > 6) {
+    const first = live.firstChild;
+    (first === keep ? first?.nextSibling : first)?.remove();
+  }
 }
 
 // -- the connection ----------------------------------------------------------------------
