@@ -9,7 +9,12 @@ hands, move for move, for the same stream keys (:mod:`matador.core.streams`):
   :func:`matador.core.playout.random_playout` (random policy) or
   :func:`matador.players.rollout.greedy_rollout` (greedy policy) would;
 * :func:`play_out` finishes given states (worlds of a search), each on its own
-  stream key, optionally after a first move per state.
+  stream key, optionally after a first move per state; :func:`play_rows` does
+  the same for states already encoded as kernel rows;
+* :func:`sample_worlds` draws the worlds of a view from its flat tables
+  (:class:`matador.core.sampling.FlatWorlds`), world ``i`` from the stream
+  ``keys[i]`` exactly as the pure-Python ``FlatWorlds.world`` does, as kernel
+  rows (:mod:`matador.fast.worlds`).
 
 Both return a :class:`Playouts` of numpy arrays. The random policy needs
 nothing else; the greedy one carries its weights

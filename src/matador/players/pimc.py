@@ -195,19 +195,23 @@ def value_batch(make_world: Callable[[Random], HandState], worlds: range, moves:
                 ) -> int:
     """Sample the worlds numbered ``worlds`` and add each move's value in each to ``stats``.
 
-    In world ``b`` move ``m`` is solved exactly (few tiles left) or played out
-    on the stream ``stream_key(seed, b, m)``: in the kernel, all the batch's
-    playouts at once, when ``use_kernel``, else one by one; the same numbers,
-    added in world order. Returns the number of worlds valued: fewer than
-    asked when ``make_world`` raised :class:`~matador.core.errors.ViewError` (no
-    world found in time, see :func:`view_worlds`), which is raised for world 0.
+    World ``b`` comes from ``make_world(rng)``, or, when ``make_world`` is a
+    :class:`ViewWorlds` with flat tables, from the stream
+    ``stream_key(seed, b, WORLD_STREAM)`` (drawn in the kernel with the
+    rollouts when ``use_kernel`` and no endgame is solved). In world ``b``
+    move ``m`` is solved exactly (few tiles left) or played out on the stream
+    ``stream_key(seed, b, m)``: in the kernel, all the batch's playouts at
+    once, when ``use_kernel``, else one by one; the same numbers, added in
+    world order. Returns the number of worlds valued: fewer than asked when no
+    world was found (:class:`~matador.core.errors.ViewError`, see
+    :func:`view_worlds`), which is raised for world 0.
     """
     flat = make_world.flat if isinstance(make_world, ViewWorlds) else None
-    if flat is not None and isinstance(make_world, ViewWorlds):
+    if flat is not None:  # worlds from the flat tables (see ViewWorlds)
+        assert isinstance(make_world, ViewWorlds)
         make_world.probe()
-    if (flat is not None and use_kernel and isinstance(make_world, ViewWorlds)
-            and make_world.tiles_in_play() > finish.exact_tiles):
-        return _kernel_batch(flat, worlds, moves, stats, seat, seed, finish)
+        if use_kernel and make_world.tiles_in_play() > finish.exact_tiles:
+            return _kernel_batch(flat, worlds, moves, stats, seat, seed, finish)
     pending: list[tuple[HandState, int, int]] = []  # world, move, world index
     samples: list[tuple[int, int, float, float]] = []  # world index, move, win, points
     done = 0
