@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 
 import pytest
 from fuzzkit import (
-    MAX_LINE,
     check_error_line,
     check_outcome,
     check_refusal,
@@ -156,4 +155,4 @@ def test_records_long() -> None:
     files(seed=1200, n=300, tally=tally)
     report("records, long lane", tally)
     assert tally.by_command["replay --jsonl"] >= 100_000
-    assert len(f"{MAX_LINE}") > 0
+    assert tally.accepted > 1_000 and tally.refused > 50_000
