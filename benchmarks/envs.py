@@ -47,7 +47,6 @@ from gymnasium import spaces
 from open_spiel.python import games as _open_spiel_python_games  # noqa: F401 (registers)
 from open_spiel.python import rl_environment
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 import matador.envs.openspiel  # noqa: F401 (registers python_matador)
 from matador.envs import matador_v0
@@ -84,6 +83,11 @@ def openspiel_rl(game: Any, seed: int) -> Callable[[float], tuple[int, float]]:
 
 def pettingzoo(preset: str, players: int, seed: int, wrapped: bool) -> Runner:
     env = (matador_v0.env if wrapped else matador_v0.raw_env)(preset=preset, players=players)
+    return aec_loop(env, seed)
+
+
+def aec_loop(env: AECEnv, seed: int) -> Runner:
+    """The ``agent_iter``/``last``/``step`` loop of random legal actions over ``env``."""
     rng = random.Random(seed)
     env.reset(seed=seed)
 
@@ -151,26 +155,7 @@ class NullEnv(AECEnv):  # type: ignore[misc]
 
 def pettingzoo_ceiling(seed: int) -> Runner:
     """The same loop as :func:`pettingzoo` over :class:`NullEnv` behind the standard wrappers."""
-    env: AECEnv = NullEnv()
-    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    env = wrappers.OrderEnforcingWrapper(env)
-    rng = random.Random(seed)
-    env.reset(seed=seed)
-
-    def episode() -> int:
-        env.reset()
-        n = 0
-        for _ in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-            n += 1
-        return n
-
-    return lambda seconds: timed(episode, seconds)
+    return aec_loop(matador_v0.wrap(NullEnv()), seed)
 
 
 def gymnasium(preset: str, players: int, seed: int, bot: str | None) -> Runner:

@@ -41,16 +41,19 @@ from matador.envs.encoding import NUM_ACTIONS, observation_size
 from matador.envs.episode import Episode
 from matador.envs.render import render_text
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "raw_env", "wrap"]
 
 
 def env(**kwargs: Any) -> AECEnv:
     """The wrapped environment (the usual PettingZoo entry point); arguments as :class:`raw_env`."""
-    aec: AECEnv = raw_env(**kwargs)
+    return wrap(raw_env(**kwargs))
+
+
+def wrap(aec: AECEnv) -> AECEnv:
+    """``aec`` behind PettingZoo's standard wrappers, as :func:`env` wraps :class:`raw_env`."""
     aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=-1)
     aec = wrappers.AssertOutOfBoundsWrapper(aec)
-    aec = wrappers.OrderEnforcingWrapper(aec)
-    return aec
+    return wrappers.OrderEnforcingWrapper(aec)
 
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
