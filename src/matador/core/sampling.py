@@ -28,6 +28,12 @@ proportion to its count. Finally the candidate deal is replayed: a world in
 which the hand would have ended earlier (blocked, R19) is rejected. Views
 whose count would be too large to memoise fall back to plain rejection
 sampling, which is exact too, only slower.
+
+:class:`FlatWorlds` lays the same counts out as flat tables and draws from a
+counter-based :class:`~matador.core.streams.Stream` instead of a
+``random.Random``: the searches draw world ``b`` from a stream of its own, so
+that the compiled kernel (:mod:`matador.fast.worlds`) can draw the very same
+worlds from the same tables.
 """
 
 from __future__ import annotations
@@ -586,6 +592,7 @@ FLAT_ATTEMPTS = 20_000
 COMB = tuple(tuple(float(comb(n, k)) for k in range(NUM_TILES + 1)) for n in range(NUM_TILES + 1))
 """``float(comb(n, k))`` for ``n, k`` up to 28: the flat sampler counts in floats."""
 DRAW_EVENT, PLAY_EVENT = 0, 1
+"""The kinds of a seat's walk events in :class:`FlatSeat` (and in the kernel's tables)."""
 
 
 class FlatSeat:

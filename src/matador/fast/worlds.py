@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from matador.core.sampling import DRAW_EVENT
 from matador.fast.kernel import below, lowest_bit, popcount, unit
 from matador.fast.layout import ROW_BLEN, ROW_BONE, ROW_HANDS, ROW_PLAYERS
 
@@ -43,8 +44,6 @@ V_CHECK_BLOCK = 3  # 1: reject a world blocked now (R19)
 V_PLAYABLE = 4  # tiles playable against the ends now
 V_ATTEMPTS = 5
 V_SIZE = 6
-
-DRAW_EVENT = 0
 
 
 @njit(cache=True, inline="always")
