@@ -70,8 +70,12 @@ def test_no_hint_at_a_table_with_another_person(server: Server, people: Any) -> 
     made = create_table(host.page, server.url, ["human", "human"], target=15)
     a = join(people, made["links"][0])
     b = join(people, made["links"][1])
-    mover = a if a.page.locator(".seat.to-move.you").count() else b
-    my_turn(mover)
+    mover = None
+    end = time.monotonic() + 60  # the hand starts once both pages gave their share of the deal
+    while mover is None and time.monotonic() < end:
+        mover = next((p for p in (a, b) if p.page.locator(".seat.to-move.you").count()), None)
+        time.sleep(0.1)
+    assert mover is not None, "nobody's turn within 60 s"
     assert mover.page.locator("#hand button.tile.legal, #actions button").count() > 0
     assert mover.page.locator("#actions button.hint").count() == 0
 
