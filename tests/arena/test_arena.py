@@ -93,6 +93,7 @@ def test_three_copies_of_a_bot_score_a_third_each() -> None:
         assert b.score == pytest.approx(1 / 3, abs=1e-12)
 
 
+@pytest.mark.slow  # statistical: seconds
 def test_greedy_beats_random() -> None:
     result = run_arena(["greedy", "random"], players=2, deals=300, seed=1, bootstrap=0)
     greedy, rand = result.bot("greedy"), result.bot("random")
@@ -419,6 +420,7 @@ def test_only_an_oracle_gets_the_true_state_and_only_a_copy() -> None:
     assert factory("oracle").sees_truth and not factory("spy").sees_truth
 
 
+@pytest.mark.slow  # searches on three deals: seconds
 def test_the_registered_cheater_plays_through_the_oracle_path() -> None:
     assert "cheater" in bot_kinds()
     assert make_player("cheater:10it").sees_truth

@@ -51,6 +51,7 @@ def test_bad_options_are_refused_before_serving(matador: Any, tmp_path: Path, ar
     assert done.stderr.count("\n") == 1
 
 
+@pytest.mark.slow  # a server with its warmed bot worker, stopped gracefully: seconds
 def test_it_serves_on_a_free_port_and_says_where(tmp_path: Path) -> None:
     proc = subprocess.Popen([str(MATADOR), "serve", "--port", "0",
                              "--data-dir", str(tmp_path)], stdout=subprocess.PIPE,

@@ -13,6 +13,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -237,10 +238,8 @@ def _cost(view: PlayerView) -> int:
 
 # Big hands and a small boneyard keep the hidden part small enough to enumerate.
 CASES = [
-    pytest.param("classic", {"hand_size": 12, "players": [2, 2]}, 2, 1,
-                 marks=pytest.mark.slow),
-    pytest.param("classic", {"hand_size": 11, "players": [2, 2], "draw": "one"}, 2, 2,
-                 marks=pytest.mark.slow),
+    ("classic", {"hand_size": 12, "players": [2, 2]}, 2, 1),
+    ("classic", {"hand_size": 11, "players": [2, 2], "draw": "one"}, 2, 2),
     ("paluba", {"hand_size": 11}, 2, 3),
     ("russian", {"hand_size": 12, "players": [2, 2]}, 2, 4),
     ("six", {"hand_size": 12, "players": [2, 2], "matador_optional": False}, 2, 5),
@@ -248,11 +247,18 @@ CASES = [
                  "first_leader": "lot"}, 2, 6),
     ("classic", {"hand_size": 11, "players": [2, 2], "going_out": "after_boneyard"}, 2, 7),
     ("classic", {"hand_size": 8, "players": [3, 3]}, 3, 8),
-    pytest.param("six", {"hand_size": 8, "players": [3, 3]}, 3, 9, marks=pytest.mark.slow),
-    pytest.param("classic", {"hand_size": 6, "players": [4, 4], "draw": "one"}, 4, 10,
-                 marks=pytest.mark.slow),
+    ("six", {"hand_size": 8, "players": [3, 3]}, 3, 9),
+    ("classic", {"hand_size": 6, "players": [4, 4], "draw": "one"}, 4, 10),
     ("russian", {"hand_size": 6, "players": [4, 4], "matador_anytime": False}, 4, 11),
 ]
+
+
+def with_samplers(cases: list[tuple[Any, ...]], fast: set[tuple[int, str]]
+                  ) -> list[Any]:
+    """Every case with each sampler (``exact``, ``flat``); only the (seed, sampler) pairs in
+    ``fast`` run in the fast lane, the rest are marked slow (seconds each)."""
+    return [pytest.param(*case, how, marks=() if (case[-1], how) in fast else pytest.mark.slow)
+            for case in cases for how in ("exact", "flat")]
 
 
 def deals(view: PlayerView, how: str, seed: int, n: int) -> Iterator[Deal]:
@@ -273,8 +279,8 @@ def deals(view: PlayerView, how: str, seed: int, n: int) -> Iterator[Deal]:
         yield world.deal
 
 
-@pytest.mark.parametrize("how", ["exact", "flat"])
-@pytest.mark.parametrize(("preset", "overrides", "players", "seed"), CASES)
+@pytest.mark.parametrize(("preset", "overrides", "players", "seed", "how"),
+                         with_samplers(CASES, fast={(3, "exact"), (5, "flat")}))
 def test_sampler_matches_enumeration(preset: str, overrides: dict[str, object],
                                      players: int, seed: int, how: str) -> None:
     """R12-R19: samples are consistent, cover every consistent world, and are uniform."""
@@ -335,11 +341,10 @@ def naive_sample(view: PlayerView, rng: random.Random, tries: int = 200_000) -> 
     raise AssertionError("naive rejection found nothing")
 
 
-@pytest.mark.parametrize("how", ["exact", "flat"])
-@pytest.mark.parametrize(("preset", "overrides", "players", "seed"), [
+@pytest.mark.parametrize(("preset", "overrides", "players", "seed", "how"), with_samplers([
     ("classic", {}, 4, 12),
     ("russian", {"matador_anytime": False}, 3, 14),
-])
+], fast={(12, "flat"), (14, "exact")}))
 def test_sampler_matches_naive_rejection(preset: str, overrides: dict[str, object],
                                          players: int, seed: int, how: str) -> None:
     """R12-R19, R14 with 3-4 players: the sampler's dealt hands match plain rejection sampling."""

@@ -15,7 +15,7 @@ import random
 from collections import Counter
 
 import pytest
-from test_sampling_exact import deals, enumerate_worlds, world_key
+from test_sampling_exact import deals, enumerate_worlds, with_samplers, world_key
 
 from matador.core.rules import Rules
 from matador.core.sampling import WorldSampler, sampler_for
@@ -107,13 +107,11 @@ def test_a_played_tile_can_be_the_leaders_best() -> None:
 
 
 # Small hands keep the hidden part small enough to enumerate.
-LEADER_CASES = [  # the fast lane enumerates one of them (a few seconds each)
+LEADER_CASES = [  # seconds each: slow lane only (the fast lane's naive-rejection test has R14)
     ("classic", {"hand_size": 7, "players": [3, 3]}, 3, 21),
-    pytest.param("six", {"hand_size": 7, "players": [3, 3]}, 3, 22, marks=pytest.mark.slow),
-    pytest.param("classic", {"hand_size": 6, "players": [4, 4], "draw": "one"}, 4, 23,
-                 marks=pytest.mark.slow),
-    pytest.param("russian", {"hand_size": 6, "players": [4, 4]}, 4, 24,
-                 marks=pytest.mark.slow),
+    ("six", {"hand_size": 7, "players": [3, 3]}, 3, 22),
+    ("classic", {"hand_size": 6, "players": [4, 4], "draw": "one"}, 4, 23),
+    ("russian", {"hand_size": 6, "players": [4, 4]}, 4, 24),
 ]
 
 
@@ -138,8 +136,8 @@ def _small_views_behind_the_leader(rules: Rules, players: int, seed: int, cap: i
     raise AssertionError("no small position found")
 
 
-@pytest.mark.parametrize("how", ["exact", "flat"])
-@pytest.mark.parametrize(("preset", "overrides", "players", "seed"), LEADER_CASES)
+@pytest.mark.parametrize(("preset", "overrides", "players", "seed", "how"),
+                         with_samplers(LEADER_CASES, fast=set()))
 def test_leader_rule_sampling_matches_enumeration(preset: str, overrides: dict[str, object],
                                                   players: int, seed: int, how: str) -> None:
     """R12-R19 with R14 deciding the leader: only consistent worlds, all of them, uniformly."""

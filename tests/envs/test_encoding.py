@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
+from lanes import classic_fast
 from matador.core.moves import MOVE_NAMES, Move
 from matador.core.rules import PRESETS, Rules
 from matador.core.sampling import sample_world
@@ -57,7 +58,7 @@ def test_action_ids_are_the_move_notation() -> None:
     assert list(MOVE_NAMES) == sorted(MOVE_NAMES)  # sorting ids sorts the notation
 
 
-@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+@pytest.mark.parametrize(("preset", "players"), classic_fast(CONFIGS))
 def test_masks_round_trip_every_preset(preset: str, players: int) -> None:
     """Every legal move's id reads back from its notation, and the mask is the core's."""
     for episode in random_hands(preset, players, 20, seed=players):
@@ -88,7 +89,7 @@ def check_lockstep(preset: str, players: int, hands: int, seed: int,
     return checked
 
 
-@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+@pytest.mark.parametrize(("preset", "players"), classic_fast(CONFIGS))
 def test_track_in_lockstep_with_views(preset: str, players: int) -> None:
     assert check_lockstep(preset, players, 15, seed=1) > 100
 

@@ -12,6 +12,7 @@ import pytest
 from open_spiel.python import rl_environment
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
+from lanes import classic_fast
 from matador.core.errors import MatadorError
 from matador.core.moves import DRAW, Move
 from matador.core.rules import PRESETS, Rules
@@ -26,7 +27,7 @@ def load(preset: str = "classic", players: int = 2, **params: Any) -> Any:
     return pyspiel.load_game("python_matador", {"preset": preset, "players": players, **params})
 
 
-@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+@pytest.mark.parametrize(("preset", "players"), classic_fast(CONFIGS))
 def test_random_sim_test_with_serialization(preset: str, players: int) -> None:
     game = load(preset, players)
     assert game.num_players() == players and game.num_distinct_actions() == 128

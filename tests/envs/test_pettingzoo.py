@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
+from lanes import classic_fast
 from matador.core.errors import MatadorError
 from matador.core.rules import PRESETS, Rules
 from matador.envs import matador_v0
@@ -23,7 +24,7 @@ DICT_WARNINGS = {
 }
 
 
-@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+@pytest.mark.parametrize(("preset", "players"), classic_fast(CONFIGS))
 def test_api_test(preset: str, players: int) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -14,6 +14,7 @@ import random
 import numpy as np
 import pytest
 
+from lanes import classic_fast
 from matador import fast
 from matador.core.errors import MatadorError
 from matador.core.playout import deal_from_stream, random_playout
@@ -64,7 +65,7 @@ def check_batch(rules: Rules, players: int, seed: int, count: int, policy: str,
         assert tuple(int(x) for x in out.pips[i]) == outcome.pips
 
 
-@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+@pytest.mark.parametrize(("preset", "players"), classic_fast(CONFIGS))
 @pytest.mark.parametrize(("policy", "epsilon"), [("random", 0.0), ("greedy", 0.1)])
 def test_kernel_plays_the_python_hands(preset: str, players: int, policy: str,
                                        epsilon: float) -> None:
@@ -106,7 +107,7 @@ def mid_hand_states(rules: Rules, players: int, count: int, seed: int) -> list[H
     return states
 
 
-@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+@pytest.mark.parametrize(("preset", "players"), classic_fast(CONFIGS))
 def test_play_out_finishes_given_states_as_greedy_rollout_does(preset: str,
                                                                players: int) -> None:
     """A search's worlds: a first move, then the greedy playout, on the world's own stream."""
@@ -129,7 +130,7 @@ def test_play_out_finishes_given_states_as_greedy_rollout_does(preset: str,
         assert tuple(int(x) for x in out.points[i]) == child.outcome.points
 
 
-@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+@pytest.mark.parametrize(("preset", "players"), classic_fast(CONFIGS))
 @pytest.mark.parametrize("epsilon", [0.0, 0.05, 0.3])
 def test_the_table_policy_plays_as_table_rollout(preset: str, players: int,
                                                  epsilon: float) -> None:

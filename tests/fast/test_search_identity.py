@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from lanes import classic_fast
 from matador.core.rules import PRESETS, Rules
 from matador.core.sampling import sampler_for
 from matador.core.state import HandState
@@ -43,7 +44,7 @@ def plain(result: SearchResult) -> dict[int, tuple[int, float, float, tuple[floa
     return {m: (s.n, s.win, s.points, tuple(s.wins)) for m, s in result.stats.items()}
 
 
-@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+@pytest.mark.parametrize(("preset", "players"), classic_fast(CONFIGS))
 def test_pimc_is_the_same_with_and_without_the_kernel(preset: str, players: int) -> None:
     for view in views(preset, players, players, 4):
         a = PIMCBot(Budget(iterations=30), kernel=True).search(view, random.Random(5))
@@ -53,7 +54,7 @@ def test_pimc_is_the_same_with_and_without_the_kernel(preset: str, players: int)
         assert a.best() == b.best()
 
 
-@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+@pytest.mark.parametrize(("preset", "players"), classic_fast(CONFIGS))
 @pytest.mark.parametrize("early_stop", [True, False])
 def test_sage_is_the_same_with_and_without_the_kernel(preset: str, players: int,
                                                       early_stop: bool) -> None:
@@ -68,7 +69,7 @@ def test_sage_is_the_same_with_and_without_the_kernel(preset: str, players: int,
         assert ra.best() == rb.best()
 
 
-@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+@pytest.mark.parametrize(("preset", "players"), classic_fast(CONFIGS))
 @pytest.mark.parametrize("paired_root", [True, False])
 def test_ismcts_is_the_same_with_and_without_the_kernel(preset: str, players: int,
                                                         paired_root: bool) -> None:
@@ -116,7 +117,7 @@ def test_the_automatic_choice_follows_installation_and_environment(
     assert not kernel_enabled(None)
 
 
-@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+@pytest.mark.parametrize(("preset", "players"), classic_fast(CONFIGS))
 def test_the_kernel_draws_the_same_worlds_as_the_flat_tables(preset: str, players: int) -> None:
     """World ``b`` from the stream ``keys[b]``: the kernel's row is the state the pure flat
     sampler's world reaches (``state_rows``), for every preset and player count."""

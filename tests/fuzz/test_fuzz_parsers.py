@@ -14,6 +14,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lanes import examples
 from matador.core.errors import (
     InvalidMoveError,
     InvalidTileError,
@@ -32,7 +33,7 @@ from matador.core.rules import PRESETS, Rules
 from matador.core.tiles import NAMES, Tile
 from matador.core.view import PlayerView
 
-SETTINGS = settings(max_examples=300, deadline=None,
+SETTINGS = settings(max_examples=examples(300), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 ANY_CHAR = st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=())

@@ -41,9 +41,9 @@ def summary(result: ArenaResult) -> list[Any]:
 
 
 @pytest.mark.parametrize(("bot", "players", "deals", "match"), [
-    ("pimc:12it", 2, 3, False),
+    pytest.param("pimc:12it", 2, 3, False, marks=pytest.mark.slow),  # searches: seconds
     ("random", 3, 4, False),
-    ("ismcts:40it", 2, 2, False),
+    pytest.param("ismcts:40it", 2, 2, False, marks=pytest.mark.slow),
     ("random", 2, 1, True),  # a whole match: the generator runs on across hands
 ])
 def test_engine_and_in_process_bot_play_the_same_games(bot: str, players: int, deals: int,

@@ -29,6 +29,8 @@ from matador.server.app import create_app
 from matador.server.config import Settings
 from matador.server.hub import Hub
 
+from .botpool import shared_bot_pool
+
 T = TypeVar("T")
 MATADOR = Path(sys.executable).parent / "matador"
 PG_URL = os.environ.get("MATADOR_TEST_PG", "")
@@ -60,7 +62,7 @@ class Live:
 @contextlib.asynccontextmanager
 async def live_server(settings: Settings) -> AsyncIterator[Live]:
     """uvicorn serving the application on a free loopback port, in this event loop."""
-    app = create_app(settings)
+    app = create_app(settings, Hub(settings, pool=shared_bot_pool()))
     config = uvicorn.Config(app, host="127.0.0.1", port=0, ws_max_size=4096,
                             log_level="warning", lifespan="on")
     server = uvicorn.Server(config)

@@ -17,8 +17,10 @@ import pytest
 
 from matador.core.rules import PRESETS, Rules
 from matador.server.app import create_app
+from matador.server.hub import Hub
 from matador.table.events import SPECTATOR
 
+from .botpool import shared_bot_pool
 from .client import AsgiTransport, TableClient
 from .conftest import fast_settings, run
 from .leaks import LeakError, Truth, check_frames, check_room
@@ -86,7 +88,8 @@ async def one_game(app: Any, http: httpx.AsyncClient, rng: random.Random) -> tup
 
 
 async def many_games(tmp: Path, games: int, seed: int, concurrency: int = 16) -> dict[str, Any]:
-    app = create_app(fast_settings(tmp, sqlite_synchronous="NORMAL"))
+    settings = fast_settings(tmp, sqlite_synchronous="NORMAL")
+    app = create_app(settings, Hub(settings, pool=shared_bot_pool()))
     hub = app.state.hub
     await hub.start()
     rng = random.Random(seed)

@@ -20,11 +20,13 @@ from fastapi.testclient import TestClient
 from matador.core.rules import Rules
 from matador.core.tiles import Tile
 from matador.server.config import Settings
+from matador.server.hub import Hub
 from matador.table.referee import Table
 from matador.web import STATIC_DIR, create_app
 from matador.web.api import parse_tile, replay_hand, tile_reason
 from matador.web.app import table_request
 from matador.web.i18n import catalogue, message_ids
+from server.botpool import shared_bot_pool
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "src" / "matador" / "locale"
@@ -44,7 +46,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     settings = Settings(data_dir=tmp_path_factory.mktemp("data"), http_capacity=10_000.0,
                         http_per_second=10_000.0, create_capacity=10_000.0,
                         create_per_second=10_000.0)
-    with TestClient(create_app(settings)) as c:
+    with TestClient(create_app(settings, Hub(settings, pool=shared_bot_pool()))) as c:
         yield c
 
 

@@ -22,7 +22,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Coroutine
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from random import Random
 from typing import Any
 
@@ -83,7 +83,7 @@ def _lower_priority() -> None:
         os.nice(5)
 
 
-def _warm() -> int:
+def warm_worker() -> int:
     """Run in each bot worker as the server starts: a tiny search, so that imports and any
     compilation (the optional Numba kernel) are done before the first real move."""
     import random
@@ -101,7 +101,10 @@ def _warm() -> int:
 class Hub:
     """Everything one server process holds (see the module docstring)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, pool: Executor | None = None) -> None:
+        """``pool``: bot searches run there, a process pool the caller owns (started and
+        warmed by it, and left running when the hub stops); by default the hub starts its
+        own of ``settings.bot_workers`` processes and joins them when it stops."""
         self.settings = settings
         self.url = database_url(settings.db_url, settings.data_dir)
         self.multi = is_postgres(self.url)
@@ -111,7 +114,8 @@ class Hub:
         self.writer = Writer(self.store)
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        self.pool: ProcessPoolExecutor | None = None
+        self.pool: Executor | None = pool
+        self._own_pool = pool is None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._listener: asyncio.Task[None] | None = None
         self._engines: dict[tuple[str, int], EnginePlayer] = {}
@@ -128,9 +132,11 @@ class Hub:
         """Migrate, rebuild the live tables, start the drivers and the listener."""
         self.revision = await asyncio.to_thread(migrate, self.engine)
         self.writer.start()
-        context = multiprocessing.get_context("spawn")
-        self.pool = ProcessPoolExecutor(max_workers=max(1, self.settings.bot_workers),
-                                        mp_context=context, initializer=_lower_priority)
+        if self._own_pool:
+            context = multiprocessing.get_context("spawn")
+            self.pool = ProcessPoolExecutor(max_workers=max(1, self.settings.bot_workers),
+                                            mp_context=context, initializer=_lower_priority)
+            self.spawn(self.warm_up())
         for table_id in await asyncio.to_thread(self.store.live_table_ids):
             try:
                 room = await self.room(table_id)
@@ -141,7 +147,6 @@ class Hub:
                 # nobody is connected to a server that just started: the seats the log
                 # shows online went away with the last process (their grace runs now)
                 self.spawn(room.all_offline())
-        self.spawn(self.warm_up())
         gc.freeze()  # what was loaded lives long: no need to scan it again
         if self.multi:
             self._listener = asyncio.get_running_loop().create_task(self._listen())
@@ -157,7 +162,7 @@ class Hub:
         if self.pool is not None:
             loop = asyncio.get_running_loop()
             try:
-                await asyncio.gather(*(loop.run_in_executor(self.pool, _warm)
+                await asyncio.gather(*(loop.run_in_executor(self.pool, warm_worker)
                                        for _ in range(self.settings.bot_workers)))
             except Exception:
                 log.exception("warming the bot workers up failed")
@@ -177,8 +182,10 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         await self.writer.stop()
-        if self.pool is not None:  # joined: a worker must not outlive the server (SIGTERM)
+        if self.pool is not None and self._own_pool:
+            # joined: a worker must not outlive the server (SIGTERM)
             await asyncio.to_thread(self.pool.shutdown, wait=True, cancel_futures=True)
+            self.pool = None
         for player in self._engines.values():
             await asyncio.to_thread(player.close)
         self.engine.dispose()

@@ -1,0 +1,27 @@
+"""One warm bot worker process for every test server of a test process.
+
+A server started by a test would otherwise spawn its own worker and warm it (imports, the
+Numba kernel, a tiny search: about 4 s of CPU) and join it when it stops, for each test.
+The tests' servers share this real process pool instead (``Hub(settings, pool=...)``);
+the server's own pool, started, warmed and joined by the hub, is what ``matador serve``
+runs, and the tests that start it as a process (``tests/cli/test_cli_serve.py``, the
+browser tests, ``kill -9``) use it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
+from matador.server.hub import warm_worker
+
+_POOL: list[ProcessPoolExecutor] = []
+
+
+def shared_bot_pool() -> ProcessPoolExecutor:
+    """The pool, started and warmed at the first call (Python joins it at exit)."""
+    if not _POOL:
+        pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        pool.submit(warm_worker).result()
+        _POOL.append(pool)
+    return _POOL[0]
