@@ -27,8 +27,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from llvmlite import binding as llvm_binding
 from llvmlite import ir
 from numba import njit, prange, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from matador.core.moves import MOVE_END, MOVE_EXPOSED, MOVE_TILE, MOVE_TOUCH
@@ -149,6 +151,45 @@ def lowest_bit(typingctx, src):  # type: ignore[no-untyped-def]
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return src(src), codegen
+
+
+HAS_BMI2 = bool(llvm_binding.get_host_cpu_features().get("bmi2", False))
+"""Whether this CPU deposits bits in one instruction (x86 BMI2 ``pdep``): Numba compiles (and
+caches) for the host CPU, so the kernel uses it where it exists and a loop elsewhere."""
+
+
+@intrinsic
+def _pdep(typingctx, src, mask):  # type: ignore[no-untyped-def]
+    """x86 BMI2 ``pdep``: the low bits of ``src`` deposited at the set bits of ``mask``."""
+    if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
+                                            "llvm.x86.bmi.pdep.64")
+        a = context.cast(builder, args[0], signature.args[0], types.int64)
+        b = context.cast(builder, args[1], signature.args[1], types.int64)
+        return builder.call(fn, [a, b])
+
+    return types.int64(src, mask), codegen
+
+
+@njit(cache=True, inline="always")
+def _nth_bit_pdep(x: int, k: int) -> int:
+    return lowest_bit(_pdep(np.int64(1) << k, x))
+
+
+@njit(cache=True, inline="always")
+def _nth_bit_loop(x: int, k: int) -> int:
+    for _ in range(k):
+        x &= x - 1
+    return lowest_bit(x)
+
+
+nth_bit = _nth_bit_pdep if HAS_BMI2 else _nth_bit_loop
+"""The index of set bit number ``k`` (from 0, lowest first) of ``x``, which has more than
+``k`` set bits."""
 
 
 @njit(cache=True, inline="always")
@@ -405,7 +446,7 @@ def _play_score(r: np.ndarray, w: np.ndarray, hand: int, m: int, left: int, righ
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _greedy(r: np.ndarray, w: np.ndarray, moves: np.ndarray, nm: int, hand: int, left: int,
             right: int, unseen: int, next_size: int, boneyard: int) -> int:
     """``matador.players.heuristic.greedy_move`` as the playouts call it (``policy_move``)."""
@@ -751,15 +792,9 @@ def play(row: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int, epsilon: fl
                             ((np.int64(1) << 28) - 1) & ~hand & ~played,
                             popcount(row[ROW_HANDS + nxt]), blen - bpos)
         elif k < nl:
-            x = lm
-            for _ in range(k):
-                x &= x - 1
-            m = lowest_bit(x) + (0 if left < 0 else 28)
+            m = nth_bit(lm, k) + (0 if left < 0 else 28)
         elif k < nl + nr:
-            x = rm
-            for _ in range(k - nl):
-                x &= x - 1
-            m = 77 + lowest_bit(x)
+            m = 77 + nth_bit(rm, k - nl)
         else:
             m = extra
         if decisions < cap:
