@@ -175,12 +175,12 @@ def _pdep(typingctx, src, mask):  # type: ignore[no-untyped-def]
     return types.int64(src, mask), codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _nth_bit_pdep(x: int, k: int) -> int:
     return lowest_bit(_pdep(np.int64(1) << k, x))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _nth_bit_loop(x: int, k: int) -> int:
     for _ in range(k):
         x &= x - 1
@@ -192,7 +192,7 @@ nth_bit = _nth_bit_pdep if HAS_BMI2 else _nth_bit_loop
 ``k`` set bits."""
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def draw64(key: np.uint64, counter: int) -> np.uint64:
     """Draw number ``counter`` of the stream ``key`` (``matador.core.streams.Stream.draw``)."""
     z = key + np.uint64(counter) * GOLDEN
@@ -201,19 +201,19 @@ def draw64(key: np.uint64, counter: int) -> np.uint64:
     return z ^ (z >> S31)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def below(key: np.uint64, counter: int, n: int) -> int:
     """``Stream.below(n)`` for draw number ``counter``."""
     return np.int64(((draw64(key, counter) >> S32) * np.uint64(n)) >> S32)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def unit(key: np.uint64, counter: int) -> float:
     """``Stream.random()`` for draw number ``counter``."""
     return np.float64(draw64(key, counter) >> S11) * UNIT
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal(row: np.ndarray, r: np.ndarray, key: np.uint64, tiles: np.ndarray) -> None:
     """Shuffle and deal a fresh hand into ``row`` from the start of the stream ``key``.
 
@@ -274,7 +274,7 @@ def deal(row: np.ndarray, r: np.ndarray, key: np.uint64, tiles: np.ndarray) -> N
     row[ROW_COUNTER] = counter
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _legal(row: np.ndarray, r: np.ndarray, moves: np.ndarray) -> int:
     """Fill ``moves`` with the legal move ids in ascending order; return how many."""
     s = row[ROW_TO_MOVE]
@@ -338,7 +338,7 @@ def _legal(row: np.ndarray, r: np.ndarray, moves: np.ndarray) -> int:
     return nm
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _play_points(r: np.ndarray, m: int, left: int, right: int) -> int:
     """Points play ``m`` scores at once (R22; ``RuleTables.play_points``)."""
     t = M_TILE[m]
@@ -354,7 +354,7 @@ def _play_points(r: np.ndarray, m: int, left: int, right: int) -> int:
     return pts
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _block_from_counts(total: int, c: int, size: int, boneyard: int, draw_cost: float) -> float:
     """``matador.players.heuristic.block_value`` from its four counts: the same float
     operations in the same order, so the same bits."""
@@ -370,7 +370,7 @@ def _block_from_counts(total: int, c: int, size: int, boneyard: int, draw_cost: 
     return p * (1.0 + draw_cost * np.float64(boneyard + 1) / (in_boneyard + 1.0))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fill_block_table(w: np.ndarray) -> None:
     """Fill ``w[W_SIZE:]`` with every block value, indexed by :func:`_block_index`.
 
@@ -386,7 +386,7 @@ def fill_block_table(w: np.ndarray) -> None:
                         total, c, size, boneyard, draw_cost)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _next_gap(w: np.ndarray, u: float) -> int:
     """``matador.players.rollout.next_gap``: the gap thresholds above ``u``."""
     base = W_SIZE + BLOCK_TABLE
@@ -397,18 +397,18 @@ def _next_gap(w: np.ndarray, u: float) -> int:
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _block_index(total: int, c: int, size: int, boneyard: int) -> int:
     return ((size * 29 + boneyard) * 29 + total) * 29 + c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _block_value(might: int, size: int, fits: int, boneyard: int, w: np.ndarray) -> float:
     """``matador.players.heuristic.block_value``: a look-up in :func:`fill_block_table`'s table."""
     return w[W_SIZE + _block_index(popcount(might), popcount(might & fits), size, boneyard)]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _play_score(r: np.ndarray, w: np.ndarray, hand: int, m: int, left: int, right: int,
                 unseen: int, next_size: int, boneyard: int) -> float:
     """``matador.players.heuristic.play_score``, the same float operations in the same order."""
@@ -446,7 +446,7 @@ def _play_score(r: np.ndarray, w: np.ndarray, hand: int, m: int, left: int, righ
     return score
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _greedy(r: np.ndarray, w: np.ndarray, moves: np.ndarray, nm: int, hand: int, left: int,
             right: int, unseen: int, next_size: int, boneyard: int) -> int:
     """``matador.players.heuristic.greedy_move`` as the playouts call it (``policy_move``)."""
@@ -476,7 +476,7 @@ def _greedy(r: np.ndarray, w: np.ndarray, moves: np.ndarray, nm: int, hand: int,
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _table(r: np.ndarray, w: np.ndarray, moves: np.ndarray, nm: int, row: np.ndarray, s: int,
            n: int, hand: int, left: int, right: int, unseen: int, boneyard: int) -> int:
     """``matador.players.playouts.table_choice``: the heuristic's evaluation, every seat's
@@ -552,7 +552,7 @@ def _table(r: np.ndarray, w: np.ndarray, moves: np.ndarray, nm: int, row: np.nda
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _finish(row: np.ndarray, r: np.ndarray, winner: int, reason: int) -> None:
     n = row[ROW_PLAYERS]
     total = 0
@@ -571,7 +571,7 @@ def _finish(row: np.ndarray, r: np.ndarray, winner: int, reason: int) -> None:
     row[ROW_TO_MOVE] = -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _some_empty(row: np.ndarray, n: int) -> bool:
     for s in range(n):  # noqa: SIM110 (a plain loop compiles to the tightest code)
         if not row[ROW_HANDS + s]:
@@ -579,7 +579,7 @@ def _some_empty(row: np.ndarray, n: int) -> bool:
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _check_end(row: np.ndarray, r: np.ndarray) -> bool:
     """With the boneyard empty: R18 (after_boneyard), then R19 and R20."""
     n = row[ROW_PLAYERS]
@@ -613,7 +613,7 @@ def _check_end(row: np.ndarray, r: np.ndarray) -> bool:
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _push(row: np.ndarray, r: np.ndarray, m: int) -> None:
     """``HandState.push``: play move ``m`` (legal) and apply R13-R22."""
     s = row[ROW_TO_MOVE]
@@ -668,7 +668,7 @@ def _push(row: np.ndarray, r: np.ndarray, m: int) -> None:
     row[ROW_TO_MOVE] = s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play(row: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int, epsilon: float,
          key: np.uint64, moves: np.ndarray, record: np.ndarray) -> None:
     """Play the hand in ``row`` to its end with ``policy``; ``record`` keeps its moves.
@@ -868,7 +868,7 @@ def play(row: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int, epsilon: fl
     row[ROW_COUNTER] = counter
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _summarise(row: np.ndarray, out: np.ndarray) -> None:
     out[OUT_WINNER] = row[ROW_WINNER]
     out[OUT_REASON] = row[ROW_REASON]
@@ -877,6 +877,21 @@ def _summarise(row: np.ndarray, out: np.ndarray) -> None:
     for s in range(4):
         out[OUT_POINTS + s] = row[ROW_POINTS + s]
         out[OUT_PIPS + s] = row[ROW_PIPS + s]
+
+
+@njit(cache=True, _nrt=False)
+def _run_range(rows: np.ndarray, keys: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int,
+               epsilon: float, do_deal: bool, records: np.ndarray, out: np.ndarray, start: int,
+               stop: int, moves: np.ndarray, tiles: np.ndarray, scratch: np.ndarray) -> None:
+    """Hands ``start`` to ``stop`` of :func:`run_serial`, with its scratch arrays given."""
+    for i in range(start, stop):
+        if do_deal:
+            row = scratch
+            deal(row, r, keys[i], tiles)
+        else:
+            row = rows[i]
+        play(row, r, w, policy, epsilon, keys[i], moves, records[i])
+        _summarise(row, out[i])
 
 
 @njit(cache=True)
@@ -889,20 +904,12 @@ def run_serial(rows: np.ndarray, keys: np.ndarray, r: np.ndarray, w: np.ndarray,
     place. ``records`` has a row per hand; its length (0 for none) caps the
     moves kept.
     """
-    moves = np.empty(64, dtype=np.int64)
-    tiles = np.empty(28, dtype=np.int64)
-    scratch = np.zeros(ROW_SIZE, dtype=np.int64)
-    for i in range(keys.shape[0]):
-        if do_deal:
-            row = scratch
-            deal(row, r, keys[i], tiles)
-        else:
-            row = rows[i]
-        play(row, r, w, policy, epsilon, keys[i], moves, records[i])
-        _summarise(row, out[i])
+    _run_range(rows, keys, r, w, policy, epsilon, do_deal, records, out, 0, keys.shape[0],
+               np.empty(64, dtype=np.int64), np.empty(28, dtype=np.int64),
+               np.zeros(ROW_SIZE, dtype=np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fold_keys(keys: np.ndarray, index: np.ndarray) -> None:
     """``keys[i] = mix64(keys[i] + (index[i] + 1) * GOLDEN)``: one more index of ``stream_key``."""
     for i in range(keys.shape[0]):
@@ -920,20 +927,12 @@ def run_parallel(rows: np.ndarray, keys: np.ndarray, r: np.ndarray, w: np.ndarra
     n = keys.shape[0]
     chunks = (n + chunk - 1) // chunk
     for c in prange(chunks):
-        moves = np.empty(64, dtype=np.int64)
-        tiles = np.empty(28, dtype=np.int64)
-        scratch = np.zeros(ROW_SIZE, dtype=np.int64)
-        for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            if do_deal:
-                row = scratch
-                deal(row, r, keys[i], tiles)
-            else:
-                row = rows[i]
-            play(row, r, w, policy, epsilon, keys[i], moves, records[i])
-            _summarise(row, out[i])
+        _run_range(rows, keys, r, w, policy, epsilon, do_deal, records, out, c * chunk,
+                   min(n, (c + 1) * chunk), np.empty(64, dtype=np.int64),
+                   np.empty(28, dtype=np.int64), np.zeros(ROW_SIZE, dtype=np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def push_moves(rows: np.ndarray, r: np.ndarray, first: np.ndarray, records: np.ndarray) -> None:
     """Play ``first[i]`` (a legal move) in row ``i`` and record it: one decision made."""
     for i in range(rows.shape[0]):
@@ -944,7 +943,7 @@ def push_moves(rows: np.ndarray, r: np.ndarray, first: np.ndarray, records: np.n
         row[ROW_DECISIONS] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stream_keys(base: np.uint64, first: int, keys: np.ndarray) -> None:
     """``keys[i] = stream_key(seed, first + i)`` where ``base = mix64(seed)``."""
     for i in range(keys.shape[0]):

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from matador.core.sampling import DRAW_EVENT
-from matador.fast.kernel import below, lowest_bit, popcount, unit
+from matador.fast.kernel import below, lowest_bit, nth_bit, popcount, unit
 from matador.fast.layout import ROW_BLEN, ROW_BONE, ROW_HANDS, ROW_PLAYERS
 
 # Columns of the seat table.
@@ -46,14 +46,7 @@ V_ATTEMPTS = 5
 V_SIZE = 6
 
 
-@njit(cache=True, inline="always")
-def _nth_bit(mask: int, r: int) -> int:
-    for _ in range(r):
-        mask &= mask - 1
-    return lowest_bit(mask)
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seat(row: np.ndarray, key: np.uint64, c: int, rec: np.ndarray, pool: int,
           ev: np.ndarray, draw_allowed: np.ndarray, nk: np.ndarray, held: np.ndarray,
           held_cum: np.ndarray, nodes: np.ndarray, step_cum: np.ndarray, steps: np.ndarray,
@@ -163,7 +156,7 @@ def _seat(row: np.ndarray, key: np.uint64, c: int, rec: np.ndarray, pool: int,
     for i in range(n_hs):
         left = draw_allowed[d0 + slots[i]] & pool & ~taken
         c += 1
-        t = _nth_bit(left, below(key, c, popcount(left)))
+        t = nth_bit(left, below(key, c, popcount(left)))
         taken |= 1 << t
     seat = rec[S_SEAT]
     mine = taken | drawn
@@ -181,10 +174,21 @@ def sample_rows(keys: np.ndarray, template: np.ndarray, scalars: np.ndarray,
     """World ``i`` from the stream ``keys[i]`` into ``rows[i]``; ``ok[i]`` is 0 when no
     candidate was accepted in ``scalars[V_ATTEMPTS]`` tries. (Tables: see
     :func:`matador.fast.sample_worlds`.)"""
-    future = np.empty(32, dtype=np.int64)
-    slots = np.empty(32, dtype=np.int64)
-    tiles = np.empty(32, dtype=np.int64)
-    rest = np.empty(32, dtype=np.int64)
+    _sample(keys, template, scalars, var_cum, var_first, seats, ev, draw_allowed, nk, held,
+            held_cum, nodes, step_cum, steps, comb, played, rows, ok,
+            np.empty(32, dtype=np.int64), np.empty(32, dtype=np.int64),
+            np.empty(32, dtype=np.int64), np.empty(32, dtype=np.int64))
+
+
+@njit(cache=True, _nrt=False)
+def _sample(keys: np.ndarray, template: np.ndarray, scalars: np.ndarray, var_cum: np.ndarray,
+            var_first: np.ndarray, seats: np.ndarray, ev: np.ndarray, draw_allowed: np.ndarray,
+            nk: np.ndarray, held: np.ndarray, held_cum: np.ndarray, nodes: np.ndarray,
+            step_cum: np.ndarray, steps: np.ndarray, comb: np.ndarray, played: np.ndarray,
+            rows: np.ndarray, ok: np.ndarray, future: np.ndarray, slots: np.ndarray,
+            tiles: np.ndarray, rest: np.ndarray) -> None:
+    """:func:`sample_rows` with its scratch arrays given (no reference counting inside: a
+    function that allocates nothing is compiled without it, several times faster)."""
     n_others = scalars[V_OTHERS]
     n_var = var_cum.shape[0]
     players = template[ROW_PLAYERS]
@@ -194,7 +198,8 @@ def sample_rows(keys: np.ndarray, template: np.ndarray, scalars: np.ndarray,
         row = rows[i]
         ok[i] = 0
         for _ in range(scalars[V_ATTEMPTS]):
-            row[:] = template
+            for j in range(template.shape[0]):
+                row[j] = template[j]
             v = 0
             if n_var > 1:
                 c += 1
