@@ -114,7 +114,8 @@ M_EXPOSED = np.array(MOVE_EXPOSED, dtype=np.int64)
 T_LOW = np.array([a for a, _ in HALVES], dtype=np.int64)
 T_HIGH = np.array([b for _, b in HALVES], dtype=np.int64)
 T_PIPS = np.array(PIPS, dtype=np.int64)
-T_RANK = np.array(LEAD_RANK, dtype=np.int64)
+BY_RANK = np.array(sorted(range(28), key=lambda t: -LEAD_RANK[t]), dtype=np.int64)
+"""Tiles from the highest lead rank (R14) down."""
 COMB = np.array([[math.comb(a, b) for b in range(29)] for a in range(29)], dtype=np.int64)
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -254,12 +255,15 @@ def deal(row: np.ndarray, r: np.ndarray, key: np.uint64, tiles: np.ndarray) -> N
     if r[R_LOT]:
         counter += 1
         leader = below(key, counter, n)
-    else:
-        best = k
-        for i in range(k + 1, end):
-            if T_RANK[tiles[i]] > T_RANK[tiles[best]]:
-                best = i
-        leader = (best - k) // size
+    else:  # R14: whoever holds the dealt tile of the highest rank (ranks are distinct)
+        leader = -1
+        for t in BY_RANK:
+            for s in range(n):
+                if (row[ROW_HANDS + s] >> t) & 1:
+                    leader = s
+                    break
+            if leader >= 0:
+                break
     row[ROW_LEADER] = leader
     row[ROW_TO_MOVE] = leader
     row[ROW_LEFT] = -1
