@@ -154,9 +154,18 @@ def lowest_bit(typingctx, src):  # type: ignore[no-untyped-def]
     return src(src), codegen
 
 
-HAS_BMI2 = bool(llvm_binding.get_host_cpu_features().get("bmi2", False))
-"""Whether this CPU deposits bits in one instruction (x86 BMI2 ``pdep``): Numba compiles (and
-caches) for the host CPU, so the kernel uses it where it exists and a loop elsewhere."""
+def _target_has_bmi2() -> bool:
+    from numba.core import config
+
+    if config.CPU_FEATURES is not None:  # NUMBA_CPU_FEATURES (e.g. a portable cache)
+        return "+bmi2" in config.CPU_FEATURES.split(",")
+    return bool(llvm_binding.get_host_cpu_features().get("bmi2", False))
+
+
+HAS_BMI2 = _target_has_bmi2()
+"""Whether the CPU Numba compiles for deposits bits in one instruction (x86 BMI2 ``pdep``):
+Numba compiles (and caches) for the host CPU, or the features ``NUMBA_CPU_FEATURES`` names,
+so the kernel uses the instruction where it exists and a loop elsewhere."""
 
 
 @intrinsic
