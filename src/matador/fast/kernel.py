@@ -10,7 +10,7 @@ says so and names the others, and tests play them in lockstep:
 * :func:`matador.players.rollout.policy_move` with
   :func:`matador.players.heuristic.greedy_move` (the greedy playout policy) and
   :func:`matador.players.playouts.table_choice` (the table policy);
-* here: ``_deal``, ``_legal``, ``_greedy``, ``_table`` and ``_push`` inside ``_play``
+* here: ``deal``, ``_plays``, ``_greedy``, ``_table`` and ``_push`` inside ``play``
   (``tests/fast/test_identity.py``).
 
 A hand lives in one row of an ``int64`` array (the ``ROW_*`` offsets below),
@@ -288,20 +288,13 @@ def deal(row: np.ndarray, r: np.ndarray, key: np.uint64, tiles: np.ndarray) -> N
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _legal(row: np.ndarray, r: np.ndarray, moves: np.ndarray) -> int:
-    """Fill ``moves`` with the legal move ids in ascending order; return how many."""
-    s = row[ROW_TO_MOVE]
-    hand = row[ROW_HANDS + s]
-    left = row[ROW_LEFT]
-    nm = 0
-    if left < 0:  # R6: any tile opens; its move id is the tile
-        x = hand
-        while x:
-            moves[nm] = lowest_bit(x)
-            nm += 1
-            x &= x - 1
-        return nm
-    right = row[ROW_RIGHT]
+def _plays(r: np.ndarray, hand: int, left: int, right: int, can_draw: bool, drew_one: bool,
+           anytime: bool, optional: bool, matadors: int, non_matadors: int
+           ) -> tuple[int, int, int]:
+    """The legal moves on a line with ends ``left`` and ``right`` (R7-R10, R15-R17): plays on
+    the left and on the right end as masks (bit ``7 touching + exposed``; move ids ``28 +``
+    and ``77 +`` the bit) and the extra move (``DRAW``, ``PASS`` or 0). ``drew_one``: the mover
+    drew its one tile this turn (``draw=one``)."""
     jl = hand & r[R_JOIN + left]
     jr = hand & r[R_JOIN + right]
     lm = np.int64(0)
@@ -314,41 +307,25 @@ def _legal(row: np.ndarray, r: np.ndarray, moves: np.ndarray) -> int:
     while x:
         rm |= r[R_JPOS + 28 * right + lowest_bit(x)]
         x &= x - 1
-    hm = hand & r[R_MATADORS]
-    if hm and (r[R_ANYTIME] or not (lm | rm)):  # R10
+    hm = hand & matadors
+    if hm and (anytime or not (lm | rm)):  # R10
         x = hm
         while x:
             b = r[R_MATPOS + lowest_bit(x)]
             lm |= b
             rm |= b
             x &= x - 1
-    drawn = row[ROW_DRAWN]
-    draw_one = r[R_DRAW_ONE]
-    can_draw = row[ROW_BPOS] < row[ROW_BLEN] and not (drawn and draw_one)
     extra = 0
     if lm | rm:
         # R15: a mover whose every legal play is a matador may draw instead.
-        if r[R_OPTIONAL] and not ((jl | jr) & r[R_NON_MATADORS]):
+        if optional and not ((jl | jr) & non_matadors):
             if can_draw:
                 extra = DRAW
-            elif drawn and draw_one:
+            elif drew_one:
                 extra = PASS
     else:
         extra = DRAW if can_draw else PASS  # R16, R17
-    x = lm
-    while x:
-        moves[nm] = 28 + lowest_bit(x)
-        nm += 1
-        x &= x - 1
-    x = rm
-    while x:
-        moves[nm] = 77 + lowest_bit(x)
-        nm += 1
-        x &= x - 1
-    if extra:
-        moves[nm] = extra
-        nm += 1
-    return nm
+    return lm, rm, extra
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -733,36 +710,9 @@ def play(row: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int, epsilon: fl
             nl = popcount(lm)
             nr = 0
         else:
-            jl = hand & r[R_JOIN + left]
-            jr = hand & r[R_JOIN + right]
-            lm = np.int64(0)
-            rm = np.int64(0)
-            x = jl
-            while x:
-                lm |= r[R_JPOS + 28 * left + lowest_bit(x)]
-                x &= x - 1
-            x = jr
-            while x:
-                rm |= r[R_JPOS + 28 * right + lowest_bit(x)]
-                x &= x - 1
-            hm = hand & matadors
-            if hm and (anytime or not (lm | rm)):  # R10
-                x = hm
-                while x:
-                    b = r[R_MATPOS + lowest_bit(x)]
-                    lm |= b
-                    rm |= b
-                    x &= x - 1
-            can_draw = bpos < blen and not (drawn and draw_one)
-            if lm | rm:
-                # R15: a mover whose every legal play is a matador may draw instead.
-                if optional and not ((jl | jr) & non_matadors):
-                    if can_draw:
-                        extra = DRAW
-                    elif drawn and draw_one:
-                        extra = PASS
-            else:
-                extra = DRAW if can_draw else PASS  # R16, R17
+            lm, rm, extra = _plays(r, hand, left, right, bpos < blen and not (drawn and draw_one),
+                                   drawn and draw_one, anytime, optional, matadors,
+                                   non_matadors)
             nl = popcount(lm)
             nr = popcount(rm)
         nm = nl + nr + (extra != 0)
