@@ -399,6 +399,17 @@ def _block_value(might: int, size: int, fits: int, boneyard: int, w: np.ndarray)
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _ends_after(m: int, t: int, left: int, right: int) -> tuple[int, int]:
+    """The line's ends once play ``m`` (of tile ``t``) is made: an opening tile's halves, or
+    the exposed half on the end played with the other end kept (R6, R7)."""
+    if m < 28:
+        return T_LOW[t], T_HIGH[t]
+    if M_END[m]:
+        return left, M_EXPOSED[m]
+    return M_EXPOSED[m], right
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _play_score(r: np.ndarray, w: np.ndarray, hand: int, m: int, left: int, right: int,
                 unseen: int, next_size: int, boneyard: int) -> float:
     """``matador.players.heuristic.play_score``, the same float operations in the same order."""
@@ -406,15 +417,7 @@ def _play_score(r: np.ndarray, w: np.ndarray, hand: int, m: int, left: int, righ
     rest = hand & ~(np.int64(1) << t)
     if not rest and (r[R_ENDS_HAND] or (r[R_AFTER_BONEYARD] and not boneyard)):
         return w[W_OUT]
-    if m < 28:
-        a = T_LOW[t]
-        b = T_HIGH[t]
-    elif M_END[m]:
-        a = left
-        b = M_EXPOSED[m]
-    else:
-        a = M_EXPOSED[m]
-        b = right
+    a, b = _ends_after(m, t, left, right)
     playable = r[R_PLAYABLE + 7 * a + b]
     fits = rest & playable
     score = w[W_PIPS] * np.float64(T_PIPS[t]) + w[W_FOLLOW] * np.float64(
@@ -495,15 +498,7 @@ def _table(r: np.ndarray, w: np.ndarray, moves: np.ndarray, nm: int, row: np.nda
         rest = hand & ~(np.int64(1) << t)
         if not rest and goes_out:
             return m
-        if m < 28:
-            a = T_LOW[t]
-            b = T_HIGH[t]
-        elif M_END[m]:
-            a = left
-            b = M_EXPOSED[m]
-        else:
-            a = M_EXPOSED[m]
-            b = right
+        a, b = _ends_after(m, t, left, right)
         fits = r[R_PLAYABLE + 7 * a + b]
         score = w[W_PIPS] * np.float64(T_PIPS[t]) + w[W_FOLLOW] * np.float64(
             popcount(rest & fits & r[R_NON_MATADORS]))
