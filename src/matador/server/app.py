@@ -30,7 +30,7 @@ from matador.core.rules import PRESETS, Rules
 from matador.players import LEVELS
 from matador.server import pages
 from matador.server.chat import PHRASES, ChatError, clean_text, language_of
-from matador.server.config import ConfigError, Settings, TableConfig
+from matador.server.config import ConfigError, Settings, TableConfig, table_request
 from matador.server.connection import Conn
 from matador.server.hub import Hub
 from matador.server.limits import Buckets, Window
@@ -119,7 +119,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Fast
         form = {k: v[-1] for k, v in parse_qs((await request.body()).decode(
             "utf-8", "replace")).items()}
         try:
-            data = _form_table(form)
+            data = table_request(form)
             table_id, made = await create(request, data)
         except ConfigError as e:
             return HTMLResponse(pages.home(str(e)), status_code=400)
@@ -291,32 +291,6 @@ async def _receive(websocket: WebSocket, conn: Conn, window: Window) -> str | No
         conn.close(CLOSE_POLICY, f"more than {MAX_RATE} messages a second")
         return None
     return str(text)
-
-
-def _form_table(form: dict[str, str]) -> dict[str, Any]:
-    """The lobby JSON of the home page's form."""
-    rules: dict[str, Any] = {}
-    for line in form.get("rules", "").splitlines():
-        if not line.strip():
-            continue
-        name, sep, raw = line.partition("=")
-        if not sep or not name.strip():
-            raise ConfigError("rules", f"{line.strip()!r:.60} is not NAME=VALUE")
-        try:
-            rules[name.strip()] = json.loads(raw)
-        except ValueError:
-            rules[name.strip()] = raw.strip()
-    seat_list = [form.get(f"seat{i}", "none") for i in range(4)]
-    data: dict[str, Any] = {"preset": form.get("preset", "classic"), "rules": rules,
-                            "seats": [s for s in seat_list if s != "none"],
-                            "single_hand": form.get("single_hand") == "1"}
-    per_move, bank = form.get("per_move", "").strip(), form.get("bank", "").strip()
-    if per_move or bank:
-        try:
-            data["clock"] = {"per_move": float(per_move or 0), "bank": float(bank or 0)}
-        except ValueError:
-            raise ConfigError("clock", "seconds must be numbers") from None
-    return data
 
 
 __all__ = ["create_app"]

@@ -11,6 +11,7 @@ matador.server.config.ConfigError: seats: 1 players, but the rules allow 2 to 4
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -207,6 +208,42 @@ class TableConfig:
                    data["grace"], data["replacement"], data.get("bot_seed", 0))
 
 
+def table_request(form: dict[str, str]) -> dict[str, Any]:
+    """The lobby's form as the JSON of ``POST /api/tables`` (:class:`ConfigError` if bad).
+
+    >>> table_request({"preset": "classic", "seat0": "human", "seat1": "bot:easy",
+    ...                "seat2": "none", "match_target": "50"})["rules"]
+    {'match_target': 50}
+    """
+    rules: dict[str, Any] = {}
+    for line in form.get("rules", "").splitlines():
+        if not line.strip():
+            continue
+        name, sep, raw = line.partition("=")
+        if not sep or not name.strip():
+            raise ConfigError("rules", f"{line.strip()!r:.60} is not NAME=VALUE")
+        try:
+            rules[name.strip()] = json.loads(raw)
+        except ValueError:
+            rules[name.strip()] = raw.strip()
+    target = form.get("match_target", "").strip()
+    if target:
+        if not target.isdigit():
+            raise ConfigError("match_target", f"{target[:12]!r} is not a whole number")
+        rules["match_target"] = int(target)
+    seats = [form.get(f"seat{i}", "none") for i in range(4)]
+    data: dict[str, Any] = {"preset": form.get("preset", "classic"), "rules": rules,
+                            "seats": [s for s in seats if s != "none"],
+                            "single_hand": form.get("single_hand") == "1"}
+    per_move, bank = form.get("per_move", "").strip(), form.get("bank", "").strip()
+    if per_move or bank:
+        try:
+            data["clock"] = {"per_move": float(per_move or 0), "bank": float(bank or 0)}
+        except ValueError:
+            raise ConfigError("clock", "seconds must be numbers") from None
+    return data
+
+
 def new_bot_seed() -> int:
     """A fresh secret seed for a table's bots."""
     return secrets.randbits(63)
@@ -257,4 +294,4 @@ def _clock(value: Any) -> ClockConfig | None:
     return ClockConfig(out[0], out[1])
 
 
-__all__ = ["ClockConfig", "ConfigError", "SeatConfig", "Settings", "TableConfig"]
+__all__ = ["ClockConfig", "ConfigError", "SeatConfig", "Settings", "TableConfig", "table_request"]

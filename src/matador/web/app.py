@@ -38,7 +38,7 @@ from matador.core.rules import PRESETS
 from matador.players import LEVELS
 from matador.server.app import create_app as create_server_app
 from matador.server.chat import PHRASES
-from matador.server.config import ConfigError, Settings, TableConfig
+from matador.server.config import ConfigError, Settings, TableConfig, table_request
 from matador.server.fair import verify_record
 from matador.server.hub import Hub
 from matador.server.room import Room
@@ -98,42 +98,6 @@ class StaticFirst:
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
-
-
-def table_request(form: dict[str, str]) -> dict[str, Any]:
-    """The lobby's form as the JSON of ``POST /api/tables`` (:class:`ConfigError` if bad).
-
-    >>> table_request({"preset": "classic", "seat0": "human", "seat1": "bot:easy",
-    ...                "seat2": "none", "match_target": "50"})["rules"]
-    {'match_target': 50}
-    """
-    rules: dict[str, Any] = {}
-    for line in form.get("rules", "").splitlines():
-        if not line.strip():
-            continue
-        name, sep, raw = line.partition("=")
-        if not sep or not name.strip():
-            raise ConfigError("rules", f"{line.strip()!r:.60} is not NAME=VALUE")
-        try:
-            rules[name.strip()] = json.loads(raw)
-        except ValueError:
-            rules[name.strip()] = raw.strip()
-    target = form.get("match_target", "").strip()
-    if target:
-        if not target.isdigit():
-            raise ConfigError("match_target", f"{target[:12]!r} is not a whole number")
-        rules["match_target"] = int(target)
-    seats = [form.get(f"seat{i}", "none") for i in range(4)]
-    data: dict[str, Any] = {"preset": form.get("preset", "classic"), "rules": rules,
-                            "seats": [s for s in seats if s != "none"],
-                            "single_hand": form.get("single_hand") == "1"}
-    per_move, bank = form.get("per_move", "").strip(), form.get("bank", "").strip()
-    if per_move or bank:
-        try:
-            data["clock"] = {"per_move": float(per_move or 0), "bank": float(bank or 0)}
-        except ValueError:
-            raise ConfigError("clock", "seconds must be numbers") from None
-    return data
 
 
 def _records_of(text: str) -> list[Record]:
