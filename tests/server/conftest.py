@@ -13,10 +13,7 @@ import asyncio
 import contextlib
 import os
 import secrets
-import signal
-import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -30,6 +27,7 @@ from matador.server.config import Settings
 from matador.server.hub import Hub
 
 from .botpool import shared_bot_pool
+from .process import ServerProcess
 
 T = TypeVar("T")
 MATADOR = Path(sys.executable).parent / "matador"
@@ -83,66 +81,13 @@ async def live_server(settings: Settings) -> AsyncIterator[Live]:
             await asyncio.wait_for(task, 30)
 
 
-class ServerProcess:
-    """``matador serve`` in a subprocess on a fixed port (restartable after ``kill -9``)."""
-
-    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
-        self.args = list(args)
-        self.env = {**os.environ, **(env or {})}
-        self.proc: subprocess.Popen[str] | None = None
-        self.port = 0
-        log = os.environ.get("MATADOR_TEST_SERVER_LOG")
-        self.stderr: Any = open(log, "a") if log else subprocess.DEVNULL  # noqa: SIM115
-        """Where the server's log goes ($MATADOR_TEST_SERVER_LOG, for debugging)."""
-
-    @property
-    def address(self) -> str:
-        return f"127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = 60.0) -> float:
-        """Start and wait for the printed URL; the seconds it took."""
-        began = time.monotonic()
-        args = [str(MATADOR), "serve", "--port", str(self.port), *self.args]
-        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.stderr,
-                                     text=True, env=self.env, start_new_session=True)
-        assert self.proc.stdout is not None
-        line = ""
-        while time.monotonic() - began < timeout:
-            line = self.proc.stdout.readline()
-            if "open http://" in line or not line:
-                break
-        if "open http://" not in line:
-            self.kill()
-            raise RuntimeError(f"matador serve did not start: {line!r}")
-        self.port = int(line.strip().rstrip("/").rsplit(":", 1)[1])
-        return time.monotonic() - began
-
-    def kill(self) -> None:
-        """``kill -9`` the server and its whole process group (the bots' pool too)."""
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
-        self.proc = None
-
-    def stop(self) -> None:
-        """Ask the server to stop (SIGINT), then make sure it did."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
-        self.proc = None
-
-
 @pytest.fixture
 def server_process(tmp_path: Path) -> Iterator[Any]:
     """A factory of :class:`ServerProcess`, all killed at the end of the test."""
     made: list[ServerProcess] = []
 
     def make(*args: str, env: dict[str, str] | None = None) -> ServerProcess:
-        p = ServerProcess(*args, env=env)
+        p = ServerProcess([str(MATADOR), "serve", *args], env=env)
         made.append(p)
         return p
 

@@ -18,7 +18,8 @@ from websockets.exceptions import WebSocketException
 from matador.core.record import parse_record
 
 from .client import Closed, TableClient, WsTransport, create_table
-from .conftest import ServerProcess, fast_settings, live_server, run
+from .conftest import fast_settings, live_server, run
+from .process import ServerProcess
 
 
 @pytest.mark.slow

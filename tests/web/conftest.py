@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
+
+from server.process import ServerProcess
 
 CHROMIUM = os.environ.get("MATADOR_CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -47,39 +46,12 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
-class Server:
+class Server(ServerProcess):
     """tests/web/serve.py in a subprocess on a fixed port, restartable after ``kill -9``."""
 
     def __init__(self, data_dir: Path) -> None:
+        super().__init__([sys.executable, str(SERVE), "--data-dir", str(data_dir)])
         self.data_dir = data_dir
-        self.port = 0
-        self.proc: subprocess.Popen[str] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = 60.0) -> float:
-        began = time.monotonic()
-        self.proc = subprocess.Popen(
-            [sys.executable, str(SERVE), "--data-dir", str(self.data_dir),
-             "--port", str(self.port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, start_new_session=True)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if "open http://" not in line:
-            err = self.proc.stderr.read() if self.proc.stderr else ""
-            self.kill()
-            raise RuntimeError(f"the server did not start: {line!r} {err[-2000:]}")
-        self.port = int(line.strip().rstrip("/").rsplit(":", 1)[1])
-        return time.monotonic() - began
-
-    def kill(self) -> None:
-        """``kill -9`` the server's whole process group (its bot pool too)."""
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
-        self.proc = None
 
     def truth(self, table_id: str) -> Any:
         """The table as the database holds it (every event, hidden ones included)."""
