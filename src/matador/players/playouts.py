@@ -32,7 +32,7 @@ from matador.core.moves import DRAW, MOVE_END, MOVE_EXPOSED, MOVE_TILE, PASS, PL
 from matador.core.state import HandState
 from matador.core.tiles import ALL_TILES, HALVES, PIPS
 from matador.players import heuristic as h
-from matador.players.rollout import gap_thresholds, kernel_policy, next_gap
+from matador.players.rollout import gap_rollout, kernel_policy
 
 if TYPE_CHECKING:
     from matador.fast import Policy
@@ -172,20 +172,7 @@ def table_rollout(state: HandState, rng: RandomSource, epsilon: float = EPSILON)
     one ``randrange``. The kernel's table policy (:func:`table_policy`) makes
     exactly these moves from the same :class:`~matador.core.streams.Stream`.
     """
-    thresholds = gap_thresholds(epsilon)
-    gap = next_gap(rng, thresholds)
-    legal = state.legal_move_ids
-    push = state.push
-    while state.outcome is None:
-        ids = legal()
-        if len(ids) == 1:
-            push(ids[0])
-        elif gap:
-            gap -= 1
-            push(table_choice(state, ids))
-        else:
-            push(ids[rng.randrange(len(ids))])
-            gap = next_gap(rng, thresholds)
+    gap_rollout(state, rng, epsilon, lambda ids: table_choice(state, ids))
 
 
 def table_policy(epsilon: float = EPSILON) -> Policy:

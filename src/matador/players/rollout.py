@@ -7,6 +7,7 @@ input. Values are per seat: win = 1, a hand with no winner = 1/N, loss = 0.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
@@ -131,11 +132,27 @@ def greedy_rollout(state: HandState, rng: RandomSource, epsilon: float = EPSILON
     kernel's greedy policy (:func:`kernel_policy`) makes exactly these moves
     from the same :class:`~matador.core.streams.Stream`.
     """
-    thresholds = gap_thresholds(epsilon)
-    gap = next_gap(rng, thresholds)
     tb = state._tb
     hands = state.hands
     after = _NEXT_SEAT[state.players]
+
+    def greedy(ids: tuple[int, ...]) -> int:
+        s = state.to_move
+        hand = hands[s]
+        return greedy_move(tb, hand, state.left, state.right, ids,
+                           ALL_TILES & ~hand & ~state.played, hands[after[s]].bit_count(),
+                           state.boneyard_size)
+
+    gap_rollout(state, rng, epsilon, greedy)
+
+
+def gap_rollout(state: HandState, rng: RandomSource, epsilon: float,
+                choose: Callable[[tuple[int, ...]], int]) -> None:
+    """Play ``state`` to the end: a forced move takes no draw; of the choices, ``choose(ids)``
+    makes all but the random ones, whose places one ``random()`` at the start and after each
+    random choice sets (:func:`next_gap`); a random choice takes one ``randrange``."""
+    thresholds = gap_thresholds(epsilon)
+    gap = next_gap(rng, thresholds)
     legal = state.legal_move_ids
     push = state.push
     while state.outcome is None:
@@ -144,11 +161,7 @@ def greedy_rollout(state: HandState, rng: RandomSource, epsilon: float = EPSILON
             push(ids[0])
         elif gap:
             gap -= 1
-            s = state.to_move
-            hand = hands[s]
-            push(greedy_move(tb, hand, state.left, state.right, ids,
-                             ALL_TILES & ~hand & ~state.played, hands[after[s]].bit_count(),
-                             state.boneyard_size))
+            push(choose(ids))
         else:
             push(ids[rng.randrange(len(ids))])
             gap = next_gap(rng, thresholds)
