@@ -44,7 +44,7 @@ from matador.core.errors import MatadorError
 from matador.core.rules import Rules, resolve_preset
 from matador.envs.encoding import NUM_ACTIONS, observation_size
 from matador.envs.episode import Episode
-from matador.envs.render import render_text
+from matador.envs.render import render
 from matador.players.base import Bot, make_bot
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
@@ -142,14 +142,7 @@ class MatadorEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def render(self) -> str | None:
         """The table as text (see :func:`~matador.envs.render.render_text`)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode")
-            return None
-        text = render_text(self.episode)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render(self.episode, self.render_mode)
 
     def _play_others(self) -> None:
         episode = self.episode

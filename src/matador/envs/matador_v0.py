@@ -26,7 +26,6 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
@@ -39,7 +38,7 @@ from matador.core.moves import MOVE_NAMES
 from matador.core.rules import Rules, resolve_preset
 from matador.envs.encoding import NUM_ACTIONS, observation_size
 from matador.envs.episode import Episode
-from matador.envs.render import render_text
+from matador.envs.render import render
 
 __all__ = ["env", "raw_env", "wrap"]
 
@@ -147,14 +146,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """The table as text: public facts and the hand of the agent to move (its own view)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode")
-            return None
-        text = render_text(self.episode)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render(self.episode, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

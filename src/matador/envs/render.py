@@ -52,3 +52,19 @@ def render_text(episode: Episode) -> str:
         hand = " ".join(NAMES[t] for t in tiles_of(state.hands[state.to_move]))
         lines.append(f"seat {state.to_move} holds: {hand}")
     return "\n".join(lines)
+
+
+def render(episode: Episode, mode: str | None) -> str | None:
+    """``render()`` of the environments: the text (:func:`render_text`) for ``"ansi"``,
+    printed for ``"human"``; with no render mode, Gymnasium's warning and nothing."""
+    if mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() called without a render_mode")
+        return None
+    text = render_text(episode)
+    if mode == "ansi":
+        return text
+    print(text)
+    return None
+
