@@ -293,20 +293,25 @@ def test_sampler_matches_enumeration(preset: str, overrides: dict[str, object],
         n = min(20_000, max(3000, 20 * len(worlds)))
         counts = Counter(world_key(view, deal)
                          for deal in deals(view, how, seed * 1000 + view.ply, n))
-        assert set(counts) <= worlds, "every sample is a consistent world"
-        if len(worlds) * 15 <= n:  # a world missed with probability < e^-15
-            assert set(counts) == worlds, "every consistent world is reached"
-        # Chi-square of uniformity over (at most 60) buckets of worlds.
-        order = sorted(worlds)
-        buckets = min(60, len(order))
-        bucket_of = {w: i * buckets // len(order) for i, w in enumerate(order)}
-        sizes = Counter(bucket_of.values())
-        observed = Counter(bucket_of[w] for w in counts.elements())
-        chi2 = sum((observed[b] - n * sizes[b] / len(order)) ** 2 / (n * sizes[b] / len(order))
-                   for b in sizes)
-        df = len(sizes) - 1
-        if df:
-            assert chi2 < df + 6 * math.sqrt(2 * df), (chi2, df)
+        assert_uniform_over(worlds, counts, n)
+
+
+def assert_uniform_over(worlds: set[Any], counts: Counter[Any], n: int) -> None:
+    """``n`` samples (``counts``) are consistent worlds, reach them all when they are few
+    enough, and pass a chi-square test of uniformity over (at most 60) buckets of worlds."""
+    assert set(counts) <= worlds, "every sample is a consistent world"
+    if len(worlds) * 15 <= n:  # a world missed with probability < e^-15
+        assert set(counts) == worlds, "every consistent world is reached"
+    order = sorted(worlds)
+    buckets = min(60, len(order))
+    bucket_of = {w: i * buckets // len(order) for i, w in enumerate(order)}
+    sizes = Counter(bucket_of.values())
+    observed = Counter(bucket_of[w] for w in counts.elements())
+    chi2 = sum((observed[b] - n * sizes[b] / len(order)) ** 2 / (n * sizes[b] / len(order))
+               for b in sizes)
+    df = len(sizes) - 1
+    if df:
+        assert chi2 < df + 6 * math.sqrt(2 * df), (chi2, df)
 
 
 def naive_sample(view: PlayerView, rng: random.Random, tries: int = 200_000) -> Deal:

@@ -10,12 +10,17 @@ exhaustive enumeration with 3 and 4 players).
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 
 import pytest
-from test_sampling_exact import deals, enumerate_worlds, with_samplers, world_key
+from test_sampling_exact import (
+    assert_uniform_over,
+    deals,
+    enumerate_worlds,
+    with_samplers,
+    world_key,
+)
 
 from matador.core.rules import Rules
 from matador.core.sampling import WorldSampler, sampler_for
@@ -150,16 +155,4 @@ def test_leader_rule_sampling_matches_enumeration(preset: str, overrides: dict[s
         assert sampler.check_leader and sampler.variants is not None
         n = min(20_000, max(3000, 20 * len(worlds)))
         counts = Counter(world_key(view, deal) for deal in deals(view, how, seed, n))
-        assert set(counts) <= worlds
-        if len(worlds) * 15 <= n:
-            assert set(counts) == worlds
-        order = sorted(worlds)
-        buckets = min(60, len(order))
-        bucket_of = {w: i * buckets // len(order) for i, w in enumerate(order)}
-        sizes = Counter(bucket_of.values())
-        observed = Counter(bucket_of[w] for w in counts.elements())
-        chi2 = sum((observed[b] - n * sizes[b] / len(order)) ** 2 / (n * sizes[b] / len(order))
-                   for b in sizes)
-        df = len(sizes) - 1
-        if df:
-            assert chi2 < df + 6 * math.sqrt(2 * df), (chi2, df)
+        assert_uniform_over(worlds, counts, n)
