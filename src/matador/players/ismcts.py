@@ -80,10 +80,8 @@ class _Node:
         self.value = 0.0
 
 
-def choice_log_likelihood(view: PlayerView, world: HandState,
-                          temperature: float = TEMPERATURE) -> float:
-    """Log-probability of the other seats' observed plays in ``world`` under a softmax policy
-    at ``temperature`` (in score points).
+def choice_log_likelihood(view: PlayerView, world: HandState) -> float:
+    """Log-probability of the other seats' observed plays in ``world`` under a softmax policy.
 
     The policy scores plays as the playouts do (:func:`policy_move`: the
     mover's hand, the tiles it has not seen, the next seat's tile count).
@@ -104,7 +102,7 @@ def choice_log_likelihood(view: PlayerView, world: HandState,
                 nxt = hands[(s + 1) % state.players].bit_count()
                 bone = state.boneyard_size
                 scores = [play_score(tb, hand, x, state.left, state.right, unseen, nxt, bone)
-                          / temperature for x in legal]
+                          / TEMPERATURE for x in legal]
                 top = max(scores)
                 log_z = top + math.log(sum(math.exp(v - top) for v in scores))
                 total += scores[legal.index(m)] - log_z
