@@ -27,11 +27,6 @@ VARIANTS = {
     "sage-e0": partial(SageBot, endgame=0),
     "sage-e12": partial(SageBot, endgame=12),
     "sage-full": partial(SageBot, early_stop=False),
-    "sage-t5": partial(SageBot, trust=0.5),
-    "sage-t7": partial(SageBot, trust=0.7),
-    "sage-t9": partial(SageBot, trust=0.9),
-    "sage-t7f": partial(SageBot, trust=0.7, early_stop=False),
-    "sage-t5f": partial(SageBot, trust=0.5, early_stop=False),
 }
 
 

@@ -24,7 +24,6 @@ True
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from math import comb
 from typing import TYPE_CHECKING, Protocol
@@ -32,7 +31,6 @@ from typing import TYPE_CHECKING, Protocol
 from matador.core.moves import DRAW, MOVE_END, MOVE_EXPOSED, MOVE_TILE, PASS, PLAY_BASE
 from matador.core.state import HandState
 from matador.core.tiles import ALL_TILES, HALVES, PIPS
-from matador.core.view import PlayerView
 from matador.players import heuristic as h
 from matador.players.rollout import gap_rollout, kernel_policy
 
@@ -159,41 +157,6 @@ def table_choice(state: HandState, ids: Sequence[int]) -> int:
     return best
 
 
-def choice_log_likelihood(view: PlayerView, world: HandState, trust: float = 0.7) -> float:
-    """Log-likelihood of the other seats' observed choices in ``world``, were they the
-    :func:`table_choice` policy's with probability ``trust`` and uniform otherwise.
-
-    ``world`` (a full deal consistent with ``view``) is replayed from its deal;
-    at each decision of another seat with more than one legal move, the
-    observed move has probability ``trust + (1 - trust) / k`` if it is the
-    policy's choice for that seat's hand in the world, else ``(1 - trust) / k``
-    (``k`` legal moves). Forced moves count nothing: whether a seat drew or
-    passed is already certain in every consistent world (R15-R17).
-
-    >>> import random
-    >>> from matador.core.rules import Rules
-    >>> state = HandState.new(Rules.from_preset("classic"), 2, random.Random(3))
-    >>> while state.to_move == 0 or len(state.legal_move_ids()) == 1:
-    ...     state.push(state.legal_move_ids()[0])
-    >>> ids = state.legal_move_ids()
-    >>> state.push(table_choice(state, ids))
-    >>> round(choice_log_likelihood(PlayerView.of(state, 0), state, 0.7), 6) == round(
-    ...     math.log(0.7 + 0.3 / len(ids)), 6)
-    True
-    """
-    state = HandState(world.rules, world.deal)
-    total = 0.0
-    for m in view.moves:
-        if state.to_move != view.seat:
-            ids = state.legal_move_ids()
-            k = len(ids)
-            if k > 1:
-                miss = (1.0 - trust) / k
-                total += math.log(trust + miss if table_choice(state, ids) == m else miss)
-        state.push(m)
-    return total
-
-
 def table_playout(state: HandState, rng: RandomSource, epsilon: float = EPSILON) -> None:
     """Play ``state`` to the end, every seat using :func:`table_move`."""
     while state.outcome is None:
@@ -218,5 +181,5 @@ def table_policy(epsilon: float = EPSILON) -> Policy:
     return kernel_policy(epsilon, "table")
 
 
-__all__ = ["EPSILON", "block_counts", "choice_log_likelihood", "table_choice", "table_move",
-           "table_playout", "table_policy", "table_rollout"]
+__all__ = ["EPSILON", "block_counts", "table_choice", "table_move", "table_playout",
+           "table_policy", "table_rollout"]

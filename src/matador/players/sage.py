@@ -17,13 +17,6 @@ pieces that measured stronger (``docs/bots.md``):
   (:class:`~matador.players.rollout.EndgameSolver`, max^n: every seat
   maximises its own chance), with two players only: with more, the solver's
   perfect-information opponents play another game than the real ones.
-* **Inference**: the other seats' choices between plays say something about
-  their hands. Worlds are drawn in rounds of :data:`POOL` candidates, each
-  weighted by how likely the other seats' observed plays were under a
-  softmax of the playout policy's evaluation
-  (:func:`~matador.players.ismcts.choice_log_likelihood`, at ``trust``),
-  and resampled in proportion to the weights (systematic resampling), so the
-  search plays out the plausible worlds more often.
 * **Time** (:mod:`matador.players.timing`): none on forced moves and on
   moves that lead to the same position as another; a decision stops early
   once its best move is settled (checked at the end of each batch), and the
@@ -52,27 +45,20 @@ True
 
 from __future__ import annotations
 
-import math
 import time
 from random import Random
 
-from matador.core.errors import ViewError
-from matador.core.moves import DRAW
-from matador.core.sampling import FLAT_ATTEMPTS
-from matador.core.state import HandState
-from matador.core.streams import Stream
 from matador.core.view import PlayerView
 from matador.players.base import Bot, Budget
 from matador.players.pimc import (
     Finish,
     MoveStats,
     SearchResult,
-    ViewWorlds,
     kernel_enabled,
     value_batch,
     view_worlds,
 )
-from matador.players.playouts import EPSILON, choice_log_likelihood, table_rollout
+from matador.players.playouts import EPSILON, table_rollout
 from matador.players.rollout import EndgameSolver
 from matador.players.timing import MIN_SAMPLES, ThinkClock, distinct_moves, settled
 
@@ -85,82 +71,6 @@ CHECK_EVERY = 8
 the worlds seen so far, so that checking stays cheap)."""
 BATCH_MAX = 256
 """Most worlds in one batch of playouts."""
-POOL = 64
-"""Candidate worlds drawn and weighted together before resampling (with inference)."""
-
-
-class WeightedWorlds:
-    """``make_world`` for :func:`~matador.players.pimc.value_batch`: worlds of a view,
-    resampled by how likely the other seats' observed plays were in each.
-
-    Each round draws :data:`POOL` candidates from ``worlds`` (from the flat
-    tables on streams drawn from the search's ``rng``, or from the exact
-    sampler), weighs candidate ``w`` by ``exp(choice_log_likelihood(view, w))``
-    at ``trust`` and keeps :data:`POOL` of them by systematic resampling
-    (a likely world may be kept several times, an unlikely one not at all);
-    calls then hand them out in order. A :class:`~matador.core.errors.ViewError`
-    is raised when no candidate is found.
-    """
-
-    flat = None
-    """Never flat tables: :func:`~matador.players.pimc.value_batch` takes each world from a
-    call."""
-
-    def __init__(self, worlds: ViewWorlds, trust: float) -> None:
-        self.worlds = worlds
-        self.view = worlds.view
-        self.trust = trust
-        self._ready: list[HandState] = []
-
-    def __call__(self, rng: Random) -> HandState:
-        if not self._ready:
-            self._ready = self._round(rng)
-        return self._ready.pop()
-
-    def _candidate(self, rng: Random) -> HandState:
-        flat = self.worlds.flat
-        if flat is None:
-            return self.worlds(rng)
-        self.worlds.probe()
-        world = flat.world(Stream(rng.getrandbits(64)))
-        if world is None:
-            raise ViewError(f"no consistent world found in {FLAT_ATTEMPTS} attempts: "
-                            "the view is probably impossible")
-        return world
-
-    def _round(self, rng: Random) -> list[HandState]:
-        pool: list[HandState] = []
-        logs: list[float] = []
-        for _ in range(POOL):
-            try:
-                world = self._candidate(rng)
-            except ViewError:
-                if not pool:
-                    raise
-                break
-            pool.append(world)
-            logs.append(choice_log_likelihood(self.view, world, self.trust))
-        top = max(logs)
-        weights = [math.exp(v - top) for v in logs]
-        total = sum(weights)
-        step = total / len(pool)
-        point = rng.random() * step
-        kept: list[HandState] = []
-        acc = 0.0
-        for world, w in zip(pool, weights, strict=True):
-            acc += w
-            while point < acc and len(kept) < len(pool):
-                kept.append(world)
-                point += step
-        while len(kept) < len(pool):  # rounding at the very end
-            kept.append(pool[-1])
-        kept.reverse()  # handed out by pop(): in the order drawn
-        return kept
-
-
-def has_choices(view: PlayerView) -> bool:
-    """Whether another seat has played a tile (its choice between plays may say something)."""
-    return any(s != view.seat and m < DRAW for s, m in zip(view.movers, view.moves, strict=True))
 
 
 class SageBot(Bot):
@@ -169,9 +79,7 @@ class SageBot(Bot):
     ``early_stop`` lets a decision end once settled (and bank the time it
     saved); ``epsilon`` is the share of random moves in the playouts;
     ``endgame`` the number of tiles in play below which a two-player world is
-    solved exactly (0: never); ``trust`` weighs worlds by the other
-    seats' observed plays (see :class:`WeightedWorlds`; ``None``: uniform
-    worlds, as ``pimc``'s); ``kernel`` plays the playouts in the compiled
+    solved exactly (0: never); ``kernel`` plays the playouts in the compiled
     kernel: True, False, or None for "when installed" (the statistics are the
     same either way for an iteration budget).
     """
@@ -181,10 +89,9 @@ class SageBot(Bot):
 
     def __init__(self, budget: Budget | None = None, *, early_stop: bool = True,
                  epsilon: float = EPSILON, endgame: int = ENDGAME_TILES,
-                 trust: float | None = None, kernel: bool | None = None) -> None:
+                 kernel: bool | None = None) -> None:
         super().__init__(budget)
         self.early_stop = early_stop
-        self.trust = trust
         self.epsilon = epsilon
         self.endgame = endgame
         self.kernel = kernel
@@ -210,10 +117,7 @@ class SageBot(Bot):
         legal = view.legal_move_ids()
         moves = distinct_moves(legal, view.left, view.right)
         stats = {m: MoveStats(m) for m in moves}
-        uniform = view_worlds(view, spec)
-        make_world: ViewWorlds | WeightedWorlds = uniform
-        if self.trust is not None and has_choices(view):
-            make_world = WeightedWorlds(uniform, self.trust)
+        make_world = view_worlds(view, spec)
         seat = view.seat
         finish = Finish(table_rollout, "table", self.epsilon,
                         self.endgame if view.players == 2 else 0)
@@ -287,5 +191,4 @@ def _with_twins(stats: dict[int, MoveStats], legal: tuple[int, ...], view: Playe
     return out
 
 
-__all__ = ["BATCH_MAX", "CHECK_EVERY", "ENDGAME_TILES", "MAX_FACTOR", "POOL", "SageBot",
-           "WeightedWorlds", "has_choices"]
+__all__ = ["BATCH_MAX", "CHECK_EVERY", "ENDGAME_TILES", "MAX_FACTOR", "SageBot"]
