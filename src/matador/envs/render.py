@@ -67,4 +67,3 @@ def render(episode: Episode, mode: str | None) -> str | None:
         return text
     print(text)
     return None
-
