@@ -2,7 +2,7 @@
 
 Each variant is ``sage`` with one piece changed, so that a duplicate-deal
 match against plain ``sage`` at the same iteration budget says what that
-piece is worth (``docs/bots.md``, "Screening sage's pieces")::
+piece is worth (``docs/bots.md``, "Inference, the ceiling, and the other seats")::
 
     python benchmarks/variants.py sage-e12:300it sage:300it --preset classic \\
         --players 2 --deals 500 --seed 1804 --bootstrap 0
