@@ -2,32 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "playout.py"
+from benchscripts import BENCHMARKS, load_benchmark
 
-
-def load_script() -> Any:
-    spec = importlib.util.spec_from_file_location("matador_benchmark_playout", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    return module
+SCRIPT = BENCHMARKS / "playout.py"
 
 
 def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], preset: str) -> tuple[dict, str]:
     out_file = tmp_path / "figures.json"
-    code = load_script().main(
+    code = load_benchmark("playout").main(
         ["--seconds", "0.05", "--presets", preset, "--no-peers", "--no-compile-time", "--json",
          str(out_file)]
     )
@@ -54,7 +41,7 @@ def test_benchmark_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 def test_benchmark_times_the_fast_path_and_the_kernel(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     out_file = tmp_path / "figures.json"
-    code = load_script().main(["--seconds", "0.06", "--presets", "paluba", "--no-peers",
+    code = load_benchmark("playout").main(["--seconds", "0.06", "--presets", "paluba", "--no-peers",
                                "--no-compile-time", "--json", str(out_file)])
     assert code == 0
     figures, out = json.loads(out_file.read_text()), capsys.readouterr().out
@@ -68,7 +55,7 @@ def test_benchmark_times_the_fast_path_and_the_kernel(tmp_path: Path,
 
 def test_benchmark_without_the_kernel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_file = tmp_path / "figures.json"
-    code = load_script().main(["--seconds", "0.03", "--presets", "paluba", "--no-peers",
+    code = load_benchmark("playout").main(["--seconds", "0.03", "--presets", "paluba", "--no-peers",
                                "--no-kernel", "--json", str(out_file)])
     assert code == 0
     figures, out = json.loads(out_file.read_text()), capsys.readouterr().out

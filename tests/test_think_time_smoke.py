@@ -3,28 +3,18 @@ count, the summary with the bound of the level, and what the levels are."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
-from typing import Any
 
 import pytest
 
+from benchscripts import BENCHMARKS, load_benchmark
 from matador.core.rules import PRESETS, Rules
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "think_time.py"
-
-
-def load_script() -> Any:
-    spec = importlib.util.spec_from_file_location("matador_benchmark_think_time", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+SCRIPT = BENCHMARKS / "think_time.py"
 
 
 def test_think_time_prints_every_table_and_the_bounds(capsys: pytest.CaptureFixture[str]) -> None:
-    script = load_script()
+    script = load_benchmark("think_time")
     script.BOUNDS["normal:6it"] = 10_000.0  # an iteration budget keeps well within it
     script.main(["--levels", "normal:6it", "--hands", "1"])
     out = capsys.readouterr().out

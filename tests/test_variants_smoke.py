@@ -3,24 +3,16 @@ script runs the real arena with them."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
-from pathlib import Path
-from typing import Any
 
+import pytest
+
+from benchscripts import BENCHMARKS, load_benchmark
 from matador.players import SageBot
 from matador.players.base import Budget
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "variants.py"
-
-
-def load_script() -> Any:
-    spec = importlib.util.spec_from_file_location("matador_benchmark_variants", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # registers nothing: that happens under __main__ only
-    return module
+SCRIPT = BENCHMARKS / "variants.py"
 
 
 def pieces(bot: SageBot) -> dict[str, object]:
@@ -32,12 +24,13 @@ def test_each_variant_changes_one_piece_of_sage() -> None:
     plain = pieces(SageBot(Budget(iterations=50)))
     changed = {"sage-e0": {"endgame": 0}, "sage-e12": {"endgame": 12},
                "sage-full": {"early_stop": False}}
-    variants = load_script().VARIANTS
+    variants = load_benchmark("variants").VARIANTS
     assert set(variants) == set(changed)
     for kind, factory in variants.items():
         assert pieces(factory(Budget(iterations=50))) == {**plain, **changed[kind]}, kind
 
 
+@pytest.mark.slow  # a subprocess with an arena: the whole run only
 def test_the_script_runs_the_arena_with_its_variants() -> None:
     done = subprocess.run(
         [sys.executable, str(SCRIPT), "sage-e0:20it", "sage-full:20it", "--preset", "classic",
