@@ -203,8 +203,12 @@ class TableClient:
                 self.acked.append({**sent, "version": msg["version"]})
         elif kind == "error":
             self.errors.append(msg)
-            if self._pending.pop(msg.get("ref"), None) is not None:
+            ref = msg.get("ref")
+            if self._pending.pop(ref, None) is not None:
                 self._sent_move_at = -1  # the move was refused: choose again
+            elif (isinstance(ref, str) and ref.startswith("contribute-")
+                  and msg["code"] != "no_contribution_needed"):
+                self._contributed.discard(int(ref.removeprefix("contribute-")))  # send again
 
     @property
     def over(self) -> bool:
@@ -226,7 +230,7 @@ class TableClient:
                 and fair["hand"] not in self._contributed):
             self._contributed.add(fair["hand"])
             await self.send({"type": "contribute", "hand": fair["hand"],
-                             "value": secrets.token_hex(16)})
+                             "value": secrets.token_hex(16), "ref": f"contribute-{fair['hand']}"})
         legal = self.legal()
         if self.play and legal and self._sent_move_at != self.version:
             self._sent_move_at = self.version

@@ -131,6 +131,35 @@ def test_an_absent_person_is_replaced_on_their_turn(tmp_path: Path) -> None:
     run(go())
 
 
+@pytest.mark.parametrize("leaves", [False, True], ids=["connected", "gone"])
+def test_a_seat_whose_contribution_never_comes_is_skipped_after_the_wait(
+        tmp_path: Path, leaves: bool) -> None:
+    """A deal waits ``contribution_wait`` for a contribution, then skips the seat (value
+    null): whether its person left, or stays connected with a client that sends none
+    (or whose contribution was lost); the table never stalls on a missing one."""
+    async def go() -> None:
+        async with live_server(fast_settings(tmp_path, contribution_wait=0.5)) as live:
+            made = await create_table(live.http, preset="classic", seats=["human", "human"],
+                                      single_hand=True)
+            ann, bob = [TableClient(await WsTransport.connect(live.address, made["id"]), token,
+                                    play=False, contribute=k == 0)
+                        for k, token in enumerate(made["tokens"]["seats"].values())]
+            await ann.hello()
+            await bob.hello()
+            if leaves:
+                await bob.t.close()
+            began = time.monotonic()
+            dealt = await until(ann, lambda m: "hand_start" in kinds(m))
+            assert time.monotonic() - began >= 0.4
+            skipped = [e for m in ann.messages for e in m.get("events", [])
+                       if e["kind"] == "contribution" and e["seat"] == 1]
+            assert len(skipped) == 1
+            assert skipped[0]["value"] is None and skipped[0]["absent"] is leaves
+            assert dealt["view"]["phase"] == "playing" and dealt["room"]["fair"] is None
+
+    run(go())
+
+
 @pytest.mark.slow
 def test_a_spent_clock_hands_the_move_to_the_bot_and_pauses_while_down(
         tmp_path: Path) -> None:

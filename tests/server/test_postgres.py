@@ -43,12 +43,43 @@ def test_a_game_on_postgres(tmp_path: Path, pg_url: str) -> None:
         assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("0001",)
 
 
-async def two_processes(server_process: Any, pg_url: str) -> tuple[Any, Any]:
-    a = server_process("--db", pg_url)
-    b = server_process("--db", pg_url)
+async def two_processes(server_process: Any, pg_url: str, *args: str) -> tuple[Any, Any]:
+    a = server_process("--db", pg_url, *args)
+    b = server_process("--db", pg_url, *args)
     a.start()
     b.start()
     return a, b
+
+
+def described(c: TableClient) -> str:
+    """Where a client stands: what a hang needs to be understood."""
+    state = c.state or {}
+    return (f"seat {c.you} at version {c.version}, phase {state.get('phase')}, fair "
+            f"{(c.room or {}).get('fair')}, errors {c.errors[-3:]}, last messages "
+            f"{[m['type'] for m in c.messages[-6:]]}")
+
+
+async def play_across(a: Any, b: Any, seed: int,
+                      timeout: float = 60) -> tuple[TableClient, TableClient]:
+    """A two-person hand with seat 0 playing through process ``a`` and seat 1 through
+    ``b``; its clients once it is over (an AssertionError saying where each stood if it
+    is not over within ``timeout`` seconds)."""
+    async with httpx.AsyncClient(base_url=f"http://{a.address}", timeout=30) as http:
+        made = await create_table(http, preset="classic", seats=["human", "human"],
+                                  single_hand=True)
+    tokens = list(made["tokens"]["seats"].values())
+    c0 = TableClient(await WsTransport.connect(a.address, made["id"]), tokens[0],
+                     rng=random.Random(seed))
+    c1 = TableClient(await WsTransport.connect(b.address, made["id"]), tokens[1],
+                     rng=random.Random(seed + 1))
+    await c0.hello()
+    await c1.hello()
+    try:
+        await asyncio.wait_for(asyncio.gather(c0.play_until(), c1.play_until()), timeout)
+    except TimeoutError:
+        raise AssertionError(f"table {made['id']} stalled: {described(c0)}; "
+                             f"{described(c1)}") from None
+    return c0, c1
 
 
 @pytest.mark.slow
@@ -56,19 +87,8 @@ def test_two_processes_serve_one_table(tmp_path: Path, server_process: Any,
                                        pg_url: str) -> None:
     async def go() -> None:
         a, b = await two_processes(server_process, pg_url)
-        async with httpx.AsyncClient(base_url=f"http://{a.address}", timeout=30) as http:
-            made = await create_table(http, preset="classic", seats=["human", "human"],
-                                      single_hand=True)
-        tokens = list(made["tokens"]["seats"].values())
-        # seat 0 plays through process A, seat 1 through process B
-        c0 = TableClient(await WsTransport.connect(a.address, made["id"]), tokens[0],
-                         rng=random.Random(1))
-        c1 = TableClient(await WsTransport.connect(b.address, made["id"]), tokens[1],
-                         rng=random.Random(2))
-        await c0.hello()
-        await c1.hello()
         began = time.monotonic()
-        await asyncio.wait_for(asyncio.gather(c0.play_until(), c1.play_until()), 60)
+        c0, c1 = await play_across(a, b, 1)
         assert c0.acked and c1.acked
         assert c0.state is not None and c1.state is not None
         assert c0.state["scores"] == c1.state["scores"]
@@ -79,6 +99,25 @@ def test_two_processes_serve_one_table(tmp_path: Path, server_process: Any,
                     for e in m["events"]]
             assert seen == sorted(set(seen)), "a version came twice or out of order"
         print(f"two processes: a hand in {time.monotonic() - began:.1f} s")
+
+    run(go())
+
+
+@pytest.mark.slow
+def test_two_processes_serve_many_tables_at_once(tmp_path: Path, server_process: Any,
+                                                 pg_url: str) -> None:
+    """Twenty tables started together, each with one person on either process: their
+    arrivals and contributions collide (a contribution refused three times in a row by
+    the other process's steps once stalled a table for good); every hand must end."""
+    async def go() -> None:
+        a, b = await two_processes(server_process, pg_url, "--create-limit", "100/100")
+        for round_ in range(2):
+            began = time.monotonic()
+            done = await asyncio.gather(*(play_across(a, b, 100 * round_ + 2 * k)
+                                          for k in range(20)))
+            for c0, c1 in done:
+                assert c0.over and c1.over and c0.version == c1.version
+            print(f"two processes: 20 tables at once in {time.monotonic() - began:.1f} s")
 
     run(go())
 

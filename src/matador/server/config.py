@@ -62,7 +62,8 @@ class Settings:
     """Chat lines a connection may send in :attr:`chat_seconds`."""
     chat_seconds: float = 10.0
     contribution_wait: float = 30.0
-    """Seconds a deal waits for the contribution of a seat that is offline."""
+    """Seconds a deal waits for a seat's contribution: from when an absent person left,
+    or from the commitment for one who is connected; then the seat is skipped."""
     takeover: float = 3.0
     """Seconds another process waits before it acts for a table (a bot's move, a deal)
     that the process which caused it should have done (several processes on PostgreSQL)."""

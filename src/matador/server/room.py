@@ -619,8 +619,7 @@ class Room:
             missing = p.missing()
             if not missing:
                 return ("deal", None, remote)
-            due = [max(p.since, self.offline_since.get(s, now)) + settings.contribution_wait
-                   for s in missing if self.seats[s].claimed and not self.seats[s].online]
+            due = [when for when, _s in self._contributions_due(p, now)]
             if due:
                 return ("skip", None, max(0.0, min(due) - now))
             return None
@@ -641,6 +640,21 @@ class Room:
             return None
         action = min(options, key=lambda o: o[2])
         return (action[0], action[1], max(0.0, action[2]))
+
+    def _contributions_due(self, p: Pending, now: float) -> list[tuple[float, int]]:
+        """``(when, seat)``: when each missing contribution of a seat someone has claimed
+        is skipped. An absent person's waits ``contribution_wait`` from when they left (or
+        from the commitment); a connected one's from the commitment, so that a client that
+        never sends one (or whose contribution was lost) cannot stall the table."""
+        wait = self.hub.settings.contribution_wait
+        out = []
+        for s in p.missing():
+            seat = self.seats[s]
+            if not seat.claimed:
+                continue  # the first hand waits for every person to arrive
+            start = p.since if seat.online else max(p.since, self.offline_since.get(s, now))
+            out.append((start + wait, s))
+        return out
 
     async def _drive(self) -> None:
         while True:
@@ -695,12 +709,11 @@ class Room:
                 if p is None:
                     return
                 now = time.monotonic()
-                for s in p.missing():
-                    due = max(p.since, self.offline_since.get(s, now)) + \
-                        self.hub.settings.contribution_wait
-                    if self.seats[s].claimed and not self.seats[s].online and due <= now:
-                        await self.event("contribution", {"hand": p.hand, "seat": s,
-                                                          "value": None, "absent": True})
+                for when, s in self._contributions_due(p, now):
+                    if when <= now:
+                        await self.event("contribution", {
+                            "hand": p.hand, "seat": s, "value": None,
+                            "absent": not self.seats[s].online})
         elif action == "deal":
             async with self.lock:
                 await self._deal()
@@ -783,10 +796,16 @@ class Room:
         return "".join(r.dumps() + "\n" for r in self.table.records)
 
 
-async def retrying(action: Callable[[], Awaitable[None]], attempts: int = 3) -> None:
+async def retrying(action: Callable[[], Awaitable[None]], attempts: int = 12) -> None:
     """Run ``action``, again when another process stored a step first (``conflict``): the
     room has been reloaded, and the action checks everything again (a move chosen before
-    the other process's move is then ``stale``)."""
+    the other process's move is then ``stale``).
+
+    Every conflict means the other process made progress, and it may store several steps
+    in a row (a person arriving is a seat step and a presence step, then a contribution),
+    so a few attempts are not enough; a short random pause between them keeps two
+    processes from colliding in step again.
+    """
     for attempt in range(attempts):
         try:
             await action()
@@ -794,6 +813,7 @@ async def retrying(action: Callable[[], Awaitable[None]], attempts: int = 3) -> 
         except ProtocolError as e:
             if e.code != "conflict" or attempt == attempts - 1:
                 raise
+        await asyncio.sleep(random.uniform(0.0, 0.005 * (attempt + 1)))
 
 
 def _seat_label(seat: Any) -> str:

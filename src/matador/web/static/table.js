@@ -262,6 +262,14 @@ function onMessage(msg) {
       S.sent = false;
       return;
     case "error":
+      if (typeof msg.ref === "string" && msg.ref.startsWith(CONTRIBUTION_REF)) {
+        // refused, say because another server process stored a step first: send a new
+        // one (below); the server skips a seat that never contributes, after a wait
+        if (msg.code !== "no_contribution_needed") {
+          S.contributed.delete(Number(msg.ref.slice(CONTRIBUTION_REF.length)));
+        }
+        break;
+      }
       S.sent = false;
       onError(msg);
       break;
@@ -424,6 +432,9 @@ function afterUpdate() {
   }
 }
 
+/** The ref of a contribution: this prefix and the hand. */
+const CONTRIBUTION_REF = "contribute-";
+
 /** Add this seat's randomness to the next fair deal (at once for the first hand; after
  * "Next hand" or 20 s for the others, so everyone sees the reveal). */
 function contribute() {
@@ -441,7 +452,9 @@ function contribute() {
   const bytes = new Uint8Array(32);
   crypto.getRandomValues(bytes);
   const value = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  if (send({type: "contribute", hand: f.hand, value})) S.contributed.add(f.hand);
+  if (send({type: "contribute", hand: f.hand, value, ref: CONTRIBUTION_REF + f.hand})) {
+    S.contributed.add(f.hand);
+  }
 }
 
 async function loadSheet() {
