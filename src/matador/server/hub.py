@@ -295,6 +295,8 @@ class Hub:
                 return None
             room = Room(self, rows)
             self.rooms[table_id] = room
+            if self.multi:  # a step's notification that came while loading found no room
+                self.spawn(self._catch_up(room, None))
             room.start()
             room.kick()
             return room
