@@ -207,7 +207,7 @@ class TableClient:
             if self._pending.pop(ref, None) is not None:
                 self._sent_move_at = -1  # the move was refused: choose again
             elif (isinstance(ref, str) and ref.startswith("contribute-")
-                  and msg["code"] != "no_contribution_needed"):
+                  and msg["code"] in ("conflict", "internal")):
                 self._contributed.discard(int(ref.removeprefix("contribute-")))  # send again
 
     @property

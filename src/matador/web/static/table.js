@@ -263,9 +263,10 @@ function onMessage(msg) {
       return;
     case "error":
       if (typeof msg.ref === "string" && msg.ref.startsWith(CONTRIBUTION_REF)) {
-        // refused, say because another server process stored a step first: send a new
-        // one (below); the server skips a seat that never contributes, after a wait
-        if (msg.code !== "no_contribution_needed") {
+        // refused for a passing reason (another server process stored a step first, a
+        // database hiccup): send a new one (below); the server skips a seat whose
+        // contribution never comes, after a wait
+        if (msg.code === "conflict" || msg.code === "internal") {
           S.contributed.delete(Number(msg.ref.slice(CONTRIBUTION_REF.length)));
         }
         break;
