@@ -12,21 +12,65 @@ Every argument goes to ``matador arena``; the variants are:
 * ``sage-e0``: no exact endgames (playouts to the end of every world);
 * ``sage-e12``: exact endgames from 12 tiles in play (``sage``: 9);
 * ``sage-full``: no early stop on settled decisions (the whole budget on
-  every decision with a choice).
+  every decision with a choice);
+* ``sage-eps0``, ``sage-eps20``: playouts with no random moves, or with one in
+  five (``sage``: one in twenty);
+* ``sage-tw``: playouts (every seat's moves in them) with the ``heuristic``
+  weights that ``benchmarks/tune_heuristic.py`` found for classic with four
+  players (:data:`TUNED_4P`), set around the bot's own searches only, so the
+  other bots of the match keep the defaults.
 """
 
 from __future__ import annotations
 
 import sys
 from functools import partial
+from random import Random
 
 from matador.cli.main import main
+from matador.core.view import PlayerView
 from matador.players import SageBot, register
+from matador.players import heuristic as h
+from matador.players.base import Budget
+from matador.players.rollout import kernel_policy
+
+TUNED_4P = {"W_PIPS": 1.6, "W_MATADOR": 19.2}
+"""``python benchmarks/tune_heuristic.py --preset classic --players 4 --deals 3000``."""
+
+
+class TunedSage(SageBot):
+    """``sage`` whose playouts use other weights (``heuristic``'s module values, and the
+    kernel's policy made from them, swapped in for its own searches only)."""
+
+    kind = "sage-tw"
+
+    def __init__(self, budget: Budget | None = None,
+                 weights: dict[str, float] | None = None) -> None:
+        super().__init__(budget)
+        self.weights = dict(TUNED_4P if weights is None else weights)
+
+    def _swap(self, values: dict[str, float]) -> dict[str, float]:
+        saved = {name: getattr(h, name) for name in values}
+        for name, value in values.items():
+            setattr(h, name, value)
+        kernel_policy.cache_clear()
+        return saved
+
+    def _choose(self, view: PlayerView, legal: tuple[int, ...], rng: Random) -> int:
+        saved = self._swap(self.weights)
+        try:
+            return super()._choose(view, legal, rng)
+        finally:
+            self._swap(saved)
+
 
 VARIANTS = {
     "sage-e0": partial(SageBot, endgame=0),
     "sage-e12": partial(SageBot, endgame=12),
     "sage-full": partial(SageBot, early_stop=False),
+    "sage-eps0": partial(SageBot, epsilon=0.0),
+    "sage-eps20": partial(SageBot, epsilon=0.2),
+    "sage-tw": TunedSage,
 }
 
 

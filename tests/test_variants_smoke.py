@@ -3,13 +3,17 @@ script runs the real arena with them."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
 import pytest
 
 from benchscripts import BENCHMARKS, load_benchmark
-from matador.players import SageBot
+from matador.core.rules import Rules
+from matador.core.state import HandState
+from matador.core.view import PlayerView
+from matador.players import SageBot, heuristic
 from matador.players.base import Budget
 
 SCRIPT = BENCHMARKS / "variants.py"
@@ -22,8 +26,10 @@ def pieces(bot: SageBot) -> dict[str, object]:
 
 def test_each_variant_changes_one_piece_of_sage() -> None:
     plain = pieces(SageBot(Budget(iterations=50)))
-    changed = {"sage-e0": {"endgame": 0}, "sage-e12": {"endgame": 12},
-               "sage-full": {"early_stop": False}}
+    changed: dict[str, dict[str, object]] = {
+        "sage-e0": {"endgame": 0}, "sage-e12": {"endgame": 12},
+        "sage-full": {"early_stop": False}, "sage-eps0": {"epsilon": 0.0},
+        "sage-eps20": {"epsilon": 0.2}, "sage-tw": {}}
     variants = load_benchmark("variants").VARIANTS
     assert set(variants) == set(changed)
     for kind, factory in variants.items():
@@ -39,3 +45,25 @@ def test_the_script_runs_the_arena_with_its_variants() -> None:
     assert done.returncode == 0, done.stderr
     assert "sage-e0:20it" in done.stdout and "sage-full:20it" in done.stdout
     assert "played 4 hands (2 deals x 2 rotations x 1 table)" in done.stdout + done.stderr
+
+
+def test_the_tuned_variant_swaps_the_weights_for_its_own_searches_only() -> None:
+    module = load_benchmark("variants")
+    before = {name: getattr(heuristic, name) for name in module.TUNED_4P}
+    state = HandState.new(Rules.from_preset("classic"), 4, random.Random(7))
+    while len(state.legal_move_ids()) == 1:
+        state.push(state.legal_move_ids()[0])
+    view = PlayerView.of(state, state.to_move)
+    tuned = module.TunedSage(Budget(iterations=40))
+    seen: list[dict[str, float]] = []
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append({name: getattr(heuristic, name) for name in module.TUNED_4P})
+        return search(*args, **kwargs)
+
+    search = tuned.search
+    tuned.search = spy  # type: ignore[method-assign]
+    first = tuned.choose(view, random.Random(1))
+    assert seen == [module.TUNED_4P]  # the search ran with the tuned weights
+    assert {name: getattr(heuristic, name) for name in module.TUNED_4P} == before  # restored
+    assert module.TunedSage(Budget(iterations=40)).choose(view, random.Random(1)) == first
