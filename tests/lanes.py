@@ -19,5 +19,6 @@ def classic_fast(configs: Iterable[tuple[str, int]]) -> list[Any]:
 
 
 def examples(full: int) -> int:
-    """Hypothesis examples for a property: ``full`` in the whole run, a quarter in the fast lane."""
+    """How many examples (of a Hypothesis property, random hands of a model check): ``full`` in
+    the whole run, a quarter (at least 10) in the fast lane."""
     return max(10, full // 4) if FAST else full
