@@ -24,13 +24,15 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from math import comb
 from typing import TYPE_CHECKING, Protocol
 
 from matador.core.moves import DRAW, MOVE_END, MOVE_EXPOSED, MOVE_TILE, PASS, PLAY_BASE
 from matador.core.state import HandState
 from matador.core.tiles import ALL_TILES, HALVES, PIPS
+from matador.core.view import PlayerView
 from matador.players import heuristic as h
 from matador.players.rollout import gap_rollout, kernel_policy
 
@@ -157,6 +159,79 @@ def table_choice(state: HandState, ids: Sequence[int]) -> int:
     return best
 
 
+def greedy_choice(state: HandState, ids: Sequence[int]) -> int:
+    """The ``greedy`` bot's choice among ``ids`` for the mover of ``state`` (its own hand and
+    the line only: no blocking), as :class:`~matador.players.heuristic.GreedyBot` makes it."""
+    return h.greedy_move(state._tb, state.hands[state.to_move], state.left, state.right,
+                         tuple(ids), boneyard=state.boneyard_size)
+
+
+Chooser = Callable[[HandState, Sequence[int]], int]
+"""A policy's choice among the legal moves (more than one) for the mover of a full state."""
+
+CHOOSERS: dict[str, Chooser] = {"table": table_choice, "greedy": greedy_choice}
+"""The policies a search can model a seat with, by name."""
+
+
+def choice_log_likelihoods(view: PlayerView, world: HandState, trust: float
+                           ) -> dict[tuple[int, str], float]:
+    """For each other seat and each policy of :data:`CHOOSERS`, the log-likelihood of the
+    seat's observed choices in ``world``, had it played that policy with probability
+    ``trust`` and a uniformly random move otherwise.
+
+    ``world`` (consistent with ``view``) is replayed from its deal; at each
+    decision of another seat with ``k > 1`` legal moves the observed move has
+    probability ``trust + (1 - trust) / k`` if it is the policy's choice in the
+    world, else ``(1 - trust) / k``. Forced moves count nothing: whether a seat
+    drew or passed is certain in every consistent world.
+
+    >>> import random
+    >>> from matador.core.rules import Rules
+    >>> state = HandState.new(Rules.from_preset("classic"), 2, random.Random(3))
+    >>> while state.to_move == 0 or len(state.legal_move_ids()) == 1:
+    ...     state.push(state.legal_move_ids()[0])
+    >>> ids = state.legal_move_ids()
+    >>> state.push(table_choice(state, ids))
+    >>> logs = choice_log_likelihoods(PlayerView.of(state, 0), state, 0.7)
+    >>> round(logs[1, "table"], 9) == round(math.log(0.7 + 0.3 / len(ids)), 9)
+    True
+    """
+    state = HandState(world.rules, world.deal)
+    total = {(s, name): 0.0 for s in range(view.players) if s != view.seat
+             for name in CHOOSERS}
+    for m in view.moves:
+        s = state.to_move
+        if s != view.seat:
+            ids = state.legal_move_ids()
+            k = len(ids)
+            if k > 1:
+                miss = (1.0 - trust) / k
+                for name, choose in CHOOSERS.items():
+                    total[s, name] += math.log(trust + miss if choose(state, ids) == m else miss)
+        state.push(m)
+    return total
+
+
+def seat_rollout(policies: Sequence[str]) -> Callable[[HandState, RandomSource, float], None]:
+    """A playout in which seat ``s`` plays the policy named ``policies[s]``
+    (:data:`CHOOSERS`), with a share ``epsilon`` of random moves drawn as
+    :func:`table_rollout` draws them.
+
+    >>> import random
+    >>> from matador.core.rules import Rules
+    >>> state = HandState.new(Rules.from_preset("classic"), 2, random.Random(1))
+    >>> seat_rollout(("table", "greedy"))(state, random.Random(2), 0.05)
+    >>> state.is_over
+    True
+    """
+    choosers = [CHOOSERS[name] for name in policies]
+
+    def rollout(state: HandState, rng: RandomSource, epsilon: float) -> None:
+        gap_rollout(state, rng, epsilon,
+                    lambda ids: choosers[state.to_move](state, ids))
+    return rollout
+
+
 def table_playout(state: HandState, rng: RandomSource, epsilon: float = EPSILON) -> None:
     """Play ``state`` to the end, every seat using :func:`table_move`."""
     while state.outcome is None:
@@ -181,5 +256,6 @@ def table_policy(epsilon: float = EPSILON) -> Policy:
     return kernel_policy(epsilon, "table")
 
 
-__all__ = ["EPSILON", "block_counts", "table_choice", "table_move", "table_playout",
+__all__ = ["CHOOSERS", "EPSILON", "Chooser", "block_counts", "choice_log_likelihoods",
+           "greedy_choice", "seat_rollout", "table_choice", "table_move", "table_playout",
            "table_policy", "table_rollout"]

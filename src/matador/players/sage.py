@@ -17,6 +17,15 @@ pieces that measured stronger (``docs/bots.md``):
   (:class:`~matador.players.rollout.EndgameSolver`, max^n: every seat
   maximises its own chance), with two players only: with more, the solver's
   perfect-information opponents play another game than the real ones.
+* **Opponents** (``sage-om`` only, ``model_opponents``): each other seat's
+  observed choices are weighed, over :data:`MODEL_WORLDS` worlds, under the
+  table policy and under the ``greedy`` bot's (:func:`opponent_policies`);
+  a seat whose choices make ``greedy`` :data:`MODEL_ODDS` times as likely is
+  played as ``greedy`` in the playouts (pure Python then, no exact endgames).
+  At an equal number of worlds it pays against ``greedy`` seats and changes
+  nothing against ``heuristic`` or ``pimc`` seats; at a time budget the
+  pure-Python playouts cost most of the gain (``docs/bots.md``, "A model of
+  the opponent").
 * **Time** (:mod:`matador.players.timing`): none on forced moves and on
   moves that lead to the same position as another; a decision stops early
   once its best move is settled (checked at the end of each batch), and the
@@ -45,9 +54,12 @@ True
 
 from __future__ import annotations
 
+import math
 import time
 from random import Random
 
+from matador.core.state import HandState
+from matador.core.streams import Stream
 from matador.core.view import PlayerView
 from matador.players.base import Bot, Budget
 from matador.players.pimc import (
@@ -58,7 +70,12 @@ from matador.players.pimc import (
     value_batch,
     view_worlds,
 )
-from matador.players.playouts import EPSILON, table_rollout
+from matador.players.playouts import (
+    EPSILON,
+    choice_log_likelihoods,
+    seat_rollout,
+    table_rollout,
+)
 from matador.players.rollout import EndgameSolver
 from matador.players.timing import MIN_SAMPLES, ThinkClock, distinct_moves, settled
 
@@ -71,6 +88,50 @@ CHECK_EVERY = 8
 the worlds seen so far, so that checking stays cheap)."""
 BATCH_MAX = 256
 """Most worlds in one batch of playouts."""
+MODEL_WORLDS = 64
+"""Worlds over which the other seats' observed choices are weighed (``model_opponents``)."""
+MODEL_ODDS = 4.0
+"""How many times likelier a seat's choices must be under ``greedy`` than under the table
+policy for the playouts to play it as ``greedy``."""
+MODEL_TRUST = 0.95
+"""A modelled policy's chance of making its own choice (else a uniformly random move)."""
+
+
+def opponent_policies(view: PlayerView, rng: Random, worlds: int = MODEL_WORLDS
+                      ) -> tuple[str, ...]:
+    """The policy (a name of :data:`~matador.players.playouts.CHOOSERS`) to play each seat
+    with in the playouts of a search from ``view``: the view's own seat and every seat whose
+    choices do not make ``greedy`` :data:`MODEL_ODDS` times likelier than ``table``, ``table``.
+
+    The likelihood of a seat's observed choices under a policy is the mean over
+    ``worlds`` worlds drawn from the view of
+    :func:`~matador.players.playouts.choice_log_likelihoods` (at
+    :data:`MODEL_TRUST`): the worlds are unknown, so the evidence is what the
+    choices say in all of them together.
+    """
+    make = view_worlds(view, Budget(iterations=1))
+    flat = make.flat
+    logs: dict[tuple[int, str], list[float]] = {}
+    for _ in range(worlds):
+        world: HandState | None = flat.world(Stream(rng.getrandbits(64))) \
+            if flat is not None else make(rng)
+        if world is None:
+            continue
+        for key, value in choice_log_likelihoods(view, world, MODEL_TRUST).items():
+            logs.setdefault(key, []).append(value)
+    out = ["table"] * view.players
+    for s in range(view.players):
+        if s == view.seat or (s, "greedy") not in logs:
+            continue
+        odds = _log_mean_exp(logs[s, "greedy"]) - _log_mean_exp(logs[s, "table"])
+        if odds > math.log(MODEL_ODDS):
+            out[s] = "greedy"
+    return tuple(out)
+
+
+def _log_mean_exp(values: list[float]) -> float:
+    top = max(values)
+    return top + math.log(sum(math.exp(v - top) for v in values) / len(values))
 
 
 class SageBot(Bot):
@@ -79,7 +140,9 @@ class SageBot(Bot):
     ``early_stop`` lets a decision end once settled (and bank the time it
     saved); ``epsilon`` is the share of random moves in the playouts;
     ``endgame`` the number of tiles in play below which a two-player world is
-    solved exactly (0: never); ``kernel`` plays the playouts in the compiled
+    solved exactly (0: never); ``model_opponents`` plays the other seats in the
+    playouts as the policy their choices point to (:func:`opponent_policies`;
+    the ``sage-om`` kind); ``kernel`` plays the playouts in the compiled
     kernel: True, False, or None for "when installed" (the statistics are the
     same either way for an iteration budget).
     """
@@ -89,9 +152,10 @@ class SageBot(Bot):
 
     def __init__(self, budget: Budget | None = None, *, early_stop: bool = True,
                  epsilon: float = EPSILON, endgame: int = ENDGAME_TILES,
-                 kernel: bool | None = None) -> None:
+                 model_opponents: bool = False, kernel: bool | None = None) -> None:
         super().__init__(budget)
         self.early_stop = early_stop
+        self.model_opponents = model_opponents
         self.epsilon = epsilon
         self.endgame = endgame
         self.kernel = kernel
@@ -122,9 +186,14 @@ class SageBot(Bot):
         finish = Finish(table_rollout, "table", self.epsilon,
                         self.endgame if view.players == 2 else 0)
         use_kernel = kernel_enabled(self.kernel)
+        begin = time.perf_counter()
+        if self.model_opponents and len(moves) > 1:
+            policies = opponent_policies(view, rng)
+            if any(p != "table" for p in policies):  # the kernel plays one policy for all
+                finish = Finish(seat_rollout(policies), "seats", self.epsilon, 0)
+                use_kernel = False
         seed = rng.getrandbits(64)
         limit = spec.iterations
-        begin = time.perf_counter()
         deadline = None if spec.millis is None else begin + spec.millis / 1000
         if limit is None and deadline is None:
             limit = 1
@@ -175,6 +244,18 @@ class SageBot(Bot):
         return result.best()
 
 
+class SageOMBot(SageBot):
+    """``sage`` that models its opponents (``sage-om``): ``SageBot(model_opponents=True)``."""
+
+    kind = "sage-om"
+
+    def __init__(self, budget: Budget | None = None, *, early_stop: bool = True,
+                 epsilon: float = EPSILON, endgame: int = ENDGAME_TILES,
+                 kernel: bool | None = None) -> None:
+        super().__init__(budget, early_stop=early_stop, epsilon=epsilon, endgame=endgame,
+                         model_opponents=True, kernel=kernel)
+
+
 def _with_twins(stats: dict[int, MoveStats], legal: tuple[int, ...], view: PlayerView
                 ) -> dict[int, MoveStats]:
     """Statistics for every legal move: a move not searched gets its twin's numbers."""
@@ -191,4 +272,5 @@ def _with_twins(stats: dict[int, MoveStats], legal: tuple[int, ...], view: Playe
     return out
 
 
-__all__ = ["BATCH_MAX", "CHECK_EVERY", "ENDGAME_TILES", "MAX_FACTOR", "SageBot"]
+__all__ = ["BATCH_MAX", "CHECK_EVERY", "ENDGAME_TILES", "MAX_FACTOR", "MODEL_ODDS",
+           "MODEL_TRUST", "MODEL_WORLDS", "SageBot", "SageOMBot", "opponent_policies"]

@@ -1,0 +1,148 @@
+"""``sage-om``: the policies it can model a seat with, the likelihood of observed choices, the
+identification of each seat's policy, the playouts that play each seat as modelled."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from matador.core.rules import Rules
+from matador.core.state import HandState
+from matador.core.view import PlayerView
+from matador.players import GreedyBot, SageOMBot, make_bot
+from matador.players.base import Budget
+from matador.players.playouts import (
+    CHOOSERS,
+    choice_log_likelihoods,
+    greedy_choice,
+    seat_rollout,
+    table_choice,
+)
+from matador.players.sage import opponent_policies
+
+
+def random_hands(players: int, count: int, seed: int) -> list[HandState]:
+    """Finished hands between random movers, for replays."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        state = HandState.new(Rules.from_preset("classic"), players, rng)
+        while state.outcome is None:
+            ids = state.legal_move_ids()
+            state.push(ids[rng.randrange(len(ids))])
+        out.append(state)
+    return out
+
+
+def test_the_greedy_policy_is_the_greedy_bot() -> None:
+    bot, checked = GreedyBot(), 0
+    for finished in random_hands(3, 20, 1):
+        state = HandState(finished.rules, finished.deal)
+        for m in finished.moves:
+            ids = state.legal_move_ids()
+            if len(ids) > 1:
+                view = PlayerView.of(state, state.to_move)
+                assert greedy_choice(state, ids) == bot.choose(view, random.Random(0))
+                checked += 1
+            state.push(m)
+    assert checked > 100
+
+
+def test_a_seat_rollout_plays_each_seat_as_named() -> None:
+    differ = 0
+    for start in random_hands(2, 10, 2):
+        state = HandState(start.rules, start.deal)
+        played = state.copy()
+        seat_rollout(("greedy", "table"))(played, random.Random(3), 0.0)  # no random moves
+        assert played.outcome is not None
+        for m in played.moves:
+            ids = state.legal_move_ids()
+            if len(ids) > 1:
+                table, greedy = table_choice(state, ids), greedy_choice(state, ids)
+                assert m == (table if state.to_move == 1 else greedy)
+                differ += table != greedy
+            state.push(m)
+    assert differ > 0  # the policies do differ, so the check above means something
+
+
+def test_each_seat_and_policy_counts_its_own_choices() -> None:
+    """Seat 1 plays table's choice where it differs from greedy's: one term each."""
+    rng = random.Random(4)
+    for _ in range(200):
+        state = HandState.new(Rules.from_preset("classic"), 3, rng)
+        while state.outcome is None and (state.to_move != 1 or len(state.legal_move_ids()) < 2):
+            state.push(state.legal_move_ids()[0])  # seats 0 and 2: first legal move
+        if state.outcome is not None:
+            continue
+        ids = state.legal_move_ids()
+        if table_choice(state, ids) != greedy_choice(state, ids):
+            break
+    else:
+        pytest.fail("no position where the policies differ")
+    before = choice_log_likelihoods(PlayerView.of(state, 0), state, 0.8)
+    state.push(table_choice(state, ids))
+    after = choice_log_likelihoods(PlayerView.of(state, 0), state, 0.8)
+    k = len(ids)
+    assert set(after) == {(s, name) for s in (1, 2) for name in CHOOSERS}
+    assert after[1, "table"] - before[1, "table"] == pytest.approx(math.log(0.8 + 0.2 / k))
+    assert after[1, "greedy"] - before[1, "greedy"] == pytest.approx(math.log(0.2 / k))
+    assert after[2, "table"] == before[2, "table"]  # another seat's choice says nothing of 2
+    # the viewing seat's own choices count for nothing
+    assert all(s != 1 for s, _ in choice_log_likelihoods(PlayerView.of(state, 1), state, 0.8))
+
+
+def views_against(opponent: str, hands: int, seed: int) -> list[PlayerView]:
+    """Seat 0's views (a heuristic) at its last decision with a choice in hands against
+    ``opponent`` at seat 1, once seat 1 has made at least five choices."""
+    rng = random.Random(seed)
+    me, other = make_bot("heuristic"), make_bot(opponent)
+    out = []
+    for _ in range(hands):
+        state = HandState.new(Rules.from_preset("classic"), 2, rng)
+        last, choices = None, 0
+        while state.outcome is None:
+            view = PlayerView.of(state, state.to_move)
+            ids = view.legal_move_ids()
+            if state.to_move == 0:
+                if len(ids) > 1 and choices >= 5:
+                    last = view
+                state.push(int(me.choose(view, rng)))
+            else:
+                choices += len(ids) > 1
+                state.push(int(other.choose(view, rng)))
+        if last is not None:
+            out.append(last)
+    return out
+
+
+def test_a_greedy_seat_is_told_from_a_heuristic_one_by_its_choices() -> None:
+    rng = random.Random(5)
+    greedy = [opponent_policies(v, rng) for v in views_against("greedy", 40, 6)]
+    heuristic = [opponent_policies(v, rng) for v in views_against("heuristic", 40, 7)]
+    assert len(greedy) >= 15 and len(heuristic) >= 15
+    assert all(p[0] == "table" for p in greedy + heuristic)  # the deciding seat itself
+    assert sum(p[1] == "greedy" for p in greedy) >= 0.7 * len(greedy)
+    assert sum(p[1] == "greedy" for p in heuristic) <= 0.15 * len(heuristic)
+
+
+def test_no_choice_seen_no_model() -> None:
+    state = HandState.new(Rules.from_preset("classic"), 4, random.Random(2))
+    assert opponent_policies(PlayerView.of(state, state.to_move), random.Random(1)) == \
+        ("table",) * 4
+
+
+def test_sage_om_is_a_bot_kind_deterministic_for_a_seed_and_an_iteration_budget() -> None:
+    bot = make_bot("sage-om:40it")
+    assert isinstance(bot, SageOMBot) and bot.model_opponents and bot.name == "sage-om:40it"
+    views = views_against("greedy", 6, 8)
+    assert views
+    for view in views:
+        runs = []
+        for _ in range(2):
+            b = SageOMBot(Budget(iterations=40))
+            move = b.choose(view, random.Random(9))
+            runs.append((move, b.last_search))
+        assert runs[0] == runs[1]
+        assert runs[0][0] in view.legal_move_ids()
