@@ -54,7 +54,7 @@ from matador.core.view import PlayerView
 from matador.players.base import Budget
 from matador.players.heuristic import HeuristicBot
 from matador.players.pimc import Finish, MoveStats, SearchResult, value_batch, view_worlds
-from matador.players.playouts import EPSILON, table_choice, table_rollout
+from matador.players.playouts import EPSILON, choice_log_likelihoods, table_rollout
 from matador.players.rollout import EndgameSolver
 from matador.players.timing import distinct_moves
 
@@ -64,28 +64,12 @@ FINISH = Finish(table_rollout, "table", EPSILON, 0)
 """``sage``'s playouts (no exact endgames: the four-player setting has none)."""
 
 
-def choice_log_likelihood(view: PlayerView, world: HandState, trust: float) -> float:
-    """Log-likelihood of the other seats' observed choices in ``world``, were they
-    :func:`~matador.players.playouts.table_choice`'s with probability ``trust`` and
-    uniform otherwise.
-
-    ``world`` (consistent with ``view``) is replayed from its deal; at each
-    decision of another seat with ``k > 1`` legal moves the observed move has
-    probability ``trust + (1 - trust) / k`` if it is the policy's choice for
-    that seat in the world, else ``(1 - trust) / k``. Forced moves count
-    nothing: whether a seat drew or passed is certain in every consistent world.
-    """
-    state = HandState(world.rules, world.deal)
-    total = 0.0
-    for m in view.moves:
-        if state.to_move != view.seat:
-            ids = state.legal_move_ids()
-            k = len(ids)
-            if k > 1:
-                miss = (1.0 - trust) / k
-                total += math.log(trust + miss if table_choice(state, ids) == m else miss)
-        state.push(m)
-    return total
+def table_log_likelihood(view: PlayerView, world: HandState, trust: float) -> float:
+    """Log-likelihood of the other seats' observed choices in ``world``, had they played the
+    table policy with probability ``trust`` and a uniformly random move otherwise
+    (:func:`~matador.players.playouts.choice_log_likelihoods`, summed over the seats)."""
+    return sum(value for (_, name), value in choice_log_likelihoods(view, world, trust).items()
+               if name == "table")
 
 
 def effective_size(weights: Sequence[float]) -> float:
@@ -230,7 +214,7 @@ def measure(preset: str, players: int, positions: int, seed: int, truth: int,
         chosen = {"uniform": choice(Listed(pool[:WORLDS]), d.moves, seat, base + 1),
                   "oracle": choice(Truth(d.state), d.moves, seat, base + 2)}
         for t in trusts:
-            logs = [choice_log_likelihood(d.view, w, t) for w in pool]
+            logs = [table_log_likelihood(d.view, w, t) for w in pool]
             top = max(logs)
             weights = [math.exp(x - top) for x in logs]
             tally.sizes[f"choices-{t:g}"].append(effective_size(weights))

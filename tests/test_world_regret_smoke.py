@@ -3,7 +3,6 @@ decisions, the candidate worlds, the true worlds, and a tiny run."""
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
@@ -13,28 +12,19 @@ from matador.core.moves import DRAW
 from matador.core.rules import Rules
 from matador.core.state import HandState
 from matador.core.view import PlayerView
-from matador.players.playouts import table_choice
+from matador.players.playouts import choice_log_likelihoods
 
 regret = load_benchmark("world_regret")
 
 
-def test_an_observed_choice_counts_as_the_policy_says() -> None:
-    state = HandState.new(Rules.from_preset("classic"), 2, random.Random(3))
-    while state.to_move == 0 or len(state.legal_move_ids()) == 1:
-        state.push(state.legal_move_ids()[0])
-    ids = state.legal_move_ids()
-    chosen = table_choice(state, ids)
-    other = next(m for m in ids if m != chosen)
-    played, missed = state.copy(), state.copy()
-    played.push(chosen)
-    missed.push(other)
-    k = len(ids)
-    # exactly one term: seat 1's choice (seat 0's own moves and forced moves count nothing)
-    for trust in (0.0, 0.7, 0.95):
-        assert regret.choice_log_likelihood(PlayerView.of(played, 0), played, trust) == \
-            pytest.approx(math.log(trust + (1 - trust) / k))
-        assert regret.choice_log_likelihood(PlayerView.of(missed, 0), missed, trust) == \
-            pytest.approx(math.log((1 - trust) / k))
+def test_the_table_likelihood_sums_the_seats_under_the_table_policy() -> None:
+    state = HandState.new(Rules.from_preset("classic"), 3, random.Random(3))
+    for _ in range(9):
+        state.push(state.legal_move_ids()[-1])
+    view = PlayerView.of(state, 0)
+    logs = choice_log_likelihoods(view, state, 0.7)
+    assert regret.table_log_likelihood(view, state, 0.7) == \
+        pytest.approx(logs[1, "table"] + logs[2, "table"])
 
 
 def test_effective_size() -> None:
