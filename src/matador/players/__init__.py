@@ -40,6 +40,5 @@ LEVELS.update({
 })
 
 __all__ = ["LEVELS", "Bot", "BotError", "Budget", "CheaterBot", "GreedyBot", "HeuristicBot",
-           "ISMCTSBot", "OracleBot", "PIMCBot", "RandomBot", "SageBot",
-           "SageOMBot", "bot_kinds", "make_bot",
-           "register"]
+           "ISMCTSBot", "OracleBot", "PIMCBot", "RandomBot", "SageBot", "SageOMBot", "bot_kinds",
+           "make_bot", "register"]

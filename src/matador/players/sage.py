@@ -103,11 +103,11 @@ def opponent_policies(view: PlayerView, rng: Random, worlds: int = MODEL_WORLDS
     with in the playouts of a search from ``view``: the view's own seat and every seat whose
     choices do not make ``greedy`` :data:`MODEL_ODDS` times likelier than ``table``, ``table``.
 
-    The likelihood of a seat's observed choices under a policy is the mean over
-    ``worlds`` worlds drawn from the view of
-    :func:`~matador.players.playouts.choice_log_likelihoods` (at
-    :data:`MODEL_TRUST`): the worlds are unknown, so the evidence is what the
-    choices say in all of them together.
+    The likelihood of a seat's observed choices under a policy is their
+    likelihood in each of ``worlds`` worlds drawn from the view (the exponential
+    of :func:`~matador.players.playouts.choice_log_likelihoods` at
+    :data:`MODEL_TRUST`), averaged over the worlds: the hands are unknown, so the
+    evidence is what the choices say in all of them together.
     """
     make = view_worlds(view, Budget(iterations=1))
     flat = make.flat
