@@ -51,7 +51,7 @@ from matador.players.rollout import EndgameSolver
 from matador.players.timing import distinct_moves
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from world_regret import Listed, candidates
+from world_regret import candidates, listed
 
 WORLDS = 300
 """Worlds a decision when the budget names none."""
@@ -92,7 +92,7 @@ class OpponentModelSearch(Bot):
         finish = Finish(seat_rollout(policies), "seats", EPSILON, 0) if self.knows \
             else Finish(table_rollout, "table", EPSILON, 0)
         stats = {m: MoveStats(m) for m in moves}
-        value_batch(Listed(worlds), range(n), moves, stats, seat, rng, rng.getrandbits(64),
+        value_batch(listed(worlds), range(n), moves, stats, seat, rng, rng.getrandbits(64),
                     EndgameSolver(), not self.knows, finish)
         return SearchResult(stats, n).best()
 

@@ -39,11 +39,12 @@ What it found is in ``docs/bots.md`` ("Inference at the level of decisions").
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import random
 import statistics
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from matador.core.moves import DRAW
@@ -53,7 +54,14 @@ from matador.core.streams import Stream
 from matador.core.view import PlayerView
 from matador.players.base import Budget
 from matador.players.heuristic import HeuristicBot
-from matador.players.pimc import Finish, MoveStats, SearchResult, value_batch, view_worlds
+from matador.players.pimc import (
+    Finish,
+    MoveStats,
+    SearchResult,
+    true_worlds,
+    value_batch,
+    view_worlds,
+)
 from matador.players.playouts import EPSILON, choice_log_likelihoods, table_rollout
 from matador.players.rollout import EndgameSolver
 from matador.players.timing import distinct_moves
@@ -77,42 +85,20 @@ def effective_size(weights: Sequence[float]) -> float:
     return sum(weights) ** 2 / sum(w * w for w in weights)
 
 
-class Listed:
+MakeWorld = Callable[[random.Random], HandState]
+"""Where a search's worlds come from (see :func:`~matador.players.pimc.value_batch`)."""
+
+
+def listed(worlds: Sequence[HandState]) -> MakeWorld:
     """``make_world`` for :func:`~matador.players.pimc.value_batch`: the given worlds in turn."""
+    turn = itertools.count()
 
-    flat = None
-    """No flat tables: each world comes from a call."""
-
-    def __init__(self, worlds: Sequence[HandState]) -> None:
-        self.worlds = worlds
-        self.next = 0
-
-    def __call__(self, rng: random.Random) -> HandState:
-        world = self.worlds[self.next % len(self.worlds)]
-        self.next += 1
-        return world.copy()
+    def make_world(rng: random.Random) -> HandState:
+        return worlds[next(turn) % len(worlds)].copy()
+    return make_world
 
 
-class Truth:
-    """``make_world``: the true state with the unseen tiles' order (boneyard, set aside)
-    shuffled, as the ``cheater`` sees it."""
-
-    flat = None
-    """No flat tables: each world comes from a call."""
-
-    def __init__(self, state: HandState) -> None:
-        self.state = state
-        self.hidden = list(state.boneyard) + list(state.deal.set_aside)
-
-    def __call__(self, rng: random.Random) -> HandState:
-        world = self.state.copy()
-        order = self.hidden[:]
-        rng.shuffle(order)
-        world._bone = world._bone[:world._bpos] + tuple(order[:self.state.boneyard_size])
-        return world
-
-
-def move_values(make_world: Listed | Truth, worlds: int, moves: Sequence[int], seat: int,
+def move_values(make_world: MakeWorld, worlds: int, moves: Sequence[int], seat: int,
                 seed: int) -> dict[int, MoveStats]:
     """Every move's statistics over ``worlds`` worlds of ``make_world`` (table playouts,
     in the kernel when installed)."""
@@ -122,7 +108,7 @@ def move_values(make_world: Listed | Truth, worlds: int, moves: Sequence[int], s
     return stats
 
 
-def choice(make_world: Listed | Truth, moves: Sequence[int], seat: int, seed: int) -> int:
+def choice(make_world: MakeWorld, moves: Sequence[int], seat: int, seed: int) -> int:
     """The move a search over :data:`WORLDS` worlds of ``make_world`` plays."""
     return SearchResult(move_values(make_world, WORLDS, moves, seat, seed), WORLDS).best()
 
@@ -206,20 +192,20 @@ def measure(preset: str, players: int, positions: int, seed: int, truth: int,
     for i, d in enumerate(decisions(preset, players, positions, seed)):
         seat = d.view.seat
         base = seed * 1_000_003 + i * 4
-        true = move_values(Truth(d.state), truth, d.moves, seat, base)
+        true = move_values(true_worlds(d.state), truth, d.moves, seat, base)
         value = {m: true[m].win_mean for m in d.moves}
         best = max(value.values())
         rng = random.Random(base)
         pool = candidates(d.view, max(pool_size, WORLDS), rng)
-        chosen = {"uniform": choice(Listed(pool[:WORLDS]), d.moves, seat, base + 1),
-                  "oracle": choice(Truth(d.state), d.moves, seat, base + 2)}
+        chosen = {"uniform": choice(listed(pool[:WORLDS]), d.moves, seat, base + 1),
+                  "oracle": choice(true_worlds(d.state), d.moves, seat, base + 2)}
         for t in trusts:
             logs = [table_log_likelihood(d.view, w, t) for w in pool]
             top = max(logs)
             weights = [math.exp(x - top) for x in logs]
             tally.sizes[f"choices-{t:g}"].append(effective_size(weights))
             kept = rng.choices(pool, weights=weights, k=WORLDS)
-            chosen[f"choices-{t:g}"] = choice(Listed(kept), d.moves, seat, base + 1)
+            chosen[f"choices-{t:g}"] = choice(listed(kept), d.moves, seat, base + 1)
         for name in names:
             tally.regrets[name].append(best - value[chosen[name]])
         if every and (i + 1) % every == 0 and i + 1 < positions:

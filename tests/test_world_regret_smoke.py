@@ -12,6 +12,7 @@ from matador.core.moves import DRAW
 from matador.core.rules import Rules
 from matador.core.state import HandState
 from matador.core.view import PlayerView
+from matador.players.pimc import true_worlds
 from matador.players.playouts import choice_log_likelihoods
 
 regret = load_benchmark("world_regret")
@@ -50,13 +51,13 @@ def test_candidates_and_true_worlds_agree_with_the_view() -> None:
     seen = d.view.to_json()
     worlds = regret.candidates(d.view, 40, random.Random(1))
     assert len(worlds) == 40 and len({tuple(w.hands) for w in worlds}) > 1
-    truth = regret.Truth(d.state)
+    truth = true_worlds(d.state)
     rng = random.Random(2)
     true = [truth(rng) for _ in range(10)]
     for w in worlds + true:
         assert PlayerView.of(w, seat).to_json() == seen
     assert all(tuple(w.hands) == tuple(d.state.hands) for w in true)
-    listed = regret.Listed(worlds[:2])
+    listed = regret.listed(worlds[:2])
     assert [tuple(listed(rng).hands) for _ in range(3)] == \
         [tuple(worlds[i].hands) for i in (0, 1, 0)]
 
@@ -64,9 +65,9 @@ def test_candidates_and_true_worlds_agree_with_the_view() -> None:
 def test_the_same_true_worlds_choose_the_best_move() -> None:
     d = next(iter(regret.decisions("classic", 4, 1, 9)))
     seat = d.view.seat
-    values = regret.move_values(regret.Truth(d.state), regret.WORLDS, d.moves, seat, 11)
+    values = regret.move_values(true_worlds(d.state), regret.WORLDS, d.moves, seat, 11)
     best = max(values[m].win_mean for m in d.moves)
-    chosen = regret.choice(regret.Truth(d.state), d.moves, seat, 11)
+    chosen = regret.choice(true_worlds(d.state), d.moves, seat, 11)
     assert values[chosen].win_mean == best
 
 

@@ -403,14 +403,21 @@ class CheaterBot(OracleBot):
 
     def _choose_truth(self, state: HandState, view: PlayerView, legal: tuple[int, ...],
                       rng: Random) -> int:
-        hidden = list(state.boneyard) + list(state.deal.set_aside)
-
-        def make_world(r: Random) -> HandState:
-            world = state.copy()
-            order = hidden[:]
-            r.shuffle(order)
-            world._bone = world._bone[:world._bpos] + tuple(order[:state.boneyard_size])
-            return world
-
-        return evaluate_worlds(make_world, state.to_move, legal, rng,
+        return evaluate_worlds(true_worlds(state), state.to_move, legal, rng,
                                self.budget or self.default_budget).best()
+
+
+def true_worlds(state: HandState) -> Callable[[Random], HandState]:
+    """``make_world`` for :func:`evaluate_worlds`: ``state`` itself, every hand known, with
+    the order of the tiles no seat has seen (the boneyard and the tiles set aside) shuffled:
+    the worlds of the ``cheater``."""
+    hidden = list(state.boneyard) + list(state.deal.set_aside)
+
+    def make_world(r: Random) -> HandState:
+        world = state.copy()
+        order = hidden[:]
+        r.shuffle(order)
+        world._bone = world._bone[:world._bpos] + tuple(order[:state.boneyard_size])
+        return world
+
+    return make_world
