@@ -166,6 +166,7 @@ def test_json_report() -> None:
 # -- reproducibility ------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # worker processes: the whole run only
 def test_same_seed_same_results_and_jobs_change_nothing() -> None:
     args: dict[str, Any] = {"players": 2, "deals": 24, "seed": 11, "bootstrap": 30}
     bots = ["heuristic", "greedy", "random"]

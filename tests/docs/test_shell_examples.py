@@ -32,8 +32,11 @@ LONG = ("matador arena", "matador play", "matador study", "matador simulate", "m
         "matador serve", "benchmarks/")
 """Commands that run for seconds to minutes (a server runs its 4 s): a page holding one is in
 the slow lane."""
+HEAVY = ("docs/records.md", "matador deal --help", "matador replay --help")
+"""Pages of short commands that still take a second or more each: the whole run only."""
 LANES = [pytest.param(name, marks=pytest.mark.slow)
-         if any(long in e.command for e in examples for long in LONG) else name
+         if name in HEAVY or any(long in e.command for e in examples for long in LONG)
+         else name
          for name, examples in sorted(GROUPS.items())]
 
 

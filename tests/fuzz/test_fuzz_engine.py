@@ -36,6 +36,7 @@ def lane(seed: int, per_bot: int) -> dict[str, float]:
     return totals
 
 
+@pytest.mark.slow  # engines in subprocesses, 2 s: the whole run only
 def test_engine_quick() -> None:
     """The quick lane: 60 lines per engine, seconds."""
     totals = lane(seed=71, per_bot=60)

@@ -1,7 +1,8 @@
 """Records through every command that reads them, fuzzed (issue 9; RULES.md section 8).
 
-Each lane is seeded; a failure names the seed and the input number. The quick
-lane runs with the normal suite; the long lane (``-m slow``, run by CI) sends
+Each lane is seeded; a failure names the seed and the input number. Both run
+in the whole suite only (``-m slow``, run by CI): the quick lane takes seconds,
+the long lane sends
 more than 100,000 records through ``replay --jsonl`` and thousands through
 ``replay``, ``show`` and ``analyse``.
 
@@ -134,6 +135,7 @@ def report(name: str, tally: Tally) -> None:
           f"refused): {tally.by_command}")
 
 
+@pytest.mark.slow  # 650 records, 2 s: the whole run only
 def test_records_quick() -> None:
     """The quick lane: about 650 records, every reading command, seconds."""
     tally = Tally()

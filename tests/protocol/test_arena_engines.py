@@ -32,7 +32,8 @@ def broken_factory(started: list[EnginePlayer]) -> object:
 @pytest.mark.parametrize(("spec", "kind", "message", "restarts"), [
     ("crash 2", "crash", "exited with status 1 before answering 'go'; its last words: "
                          "'RuntimeError: boom: the engine fell over'", True),
-    ("hang 1", "timeout", "did not answer 'go' within 0.5 s", True),
+    pytest.param("hang 1", "timeout", "did not answer 'go' within 0.5 s", True,
+                 marks=pytest.mark.slow),  # waits out the timeout: the whole run only
     ("illegal 1", "illegal", "which is illegal at ply", False),
     ("garbage", "invalid", "answered 'The quick brown fox", True),
     ("garbage move", "invalid", "'bestmove L9-9': not a move in record notation", True),
@@ -74,6 +75,7 @@ def test_the_cli_reports_an_engine_that_cannot_start() -> None:
                                   "'no-such-engine-xyz'")
 
 
+@pytest.mark.slow  # engine subprocesses: the whole run only
 def test_the_example_engine_plays_full_hands_in_the_arena(tmp_path: Path) -> None:
     spec = f"engine:{EXAMPLE}"
     plot = tmp_path / "ladder.png"

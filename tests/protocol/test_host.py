@@ -102,6 +102,7 @@ def test_an_engine_that_crashes_on_go() -> None:
     engine.quit()  # harmless
 
 
+@pytest.mark.slow  # waits out a timeout: the whole run only
 def test_an_engine_that_hangs_is_killed_after_the_timeout() -> None:
     state = opening()
     engine = EngineProcess(broken("hang"))

@@ -42,7 +42,7 @@ def summary(result: ArenaResult) -> list[Any]:
 
 @pytest.mark.parametrize(("bot", "players", "deals", "match"), [
     pytest.param("pimc:12it", 2, 3, False, marks=pytest.mark.slow),  # searches: seconds
-    ("random", 3, 4, False),
+    pytest.param("random", 3, 4, False, marks=pytest.mark.slow),  # the 2-seat cases suffice
     pytest.param("ismcts:40it", 2, 2, False, marks=pytest.mark.slow),
     ("random", 2, 1, True),  # a whole match: the generator runs on across hands
 ])
@@ -59,6 +59,7 @@ def test_engine_and_in_process_bot_play_the_same_games(bot: str, players: int, d
     assert served.first_seat_score == in_process.first_seat_score
 
 
+@pytest.mark.slow  # engine subprocesses: the whole run only
 def test_the_seed_matters_so_the_comparison_means_something() -> None:
     """An engine that ignores the arena's seed plays other games: equality is no accident."""
     class Unseeded(EnginePlayer):

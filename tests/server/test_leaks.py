@@ -116,6 +116,7 @@ async def many_games(tmp: Path, games: int, seed: int, concurrency: int = 16) ->
     return totals
 
 
+@pytest.mark.slow  # a dozen whole games: the whole run only
 def test_zero_leaks_over_a_dozen_games(tmp_path: Path) -> None:
     totals = run(many_games(tmp_path, 12, seed=1, concurrency=12))
     assert totals["games"] == 12 and totals["frames"] > 200
