@@ -22,7 +22,7 @@ from matador.core.rules import PRESETS, Rules
 from matador.core.state import HandState
 from matador.core.streams import Stream, stream_key
 from matador.fast import kernel
-from matador.players.playouts import table_policy, table_rollout
+from matador.players.playouts import seat_rollout, table_policy, table_rollout
 from matador.players.rollout import greedy_rollout, kernel_policy
 
 CONFIGS = [(p, n) for p in PRESETS
@@ -217,3 +217,57 @@ def test_without_numba_the_kernel_says_what_to_install(monkeypatch: pytest.Monke
 
 def test_compile_kernels_reports_seconds() -> None:
     assert fast.compile_kernels() >= 0.0
+
+
+@pytest.mark.parametrize(("preset", "players"), classic_fast(CONFIGS))
+@pytest.mark.parametrize("epsilon", [0.0, 0.05])
+def test_per_seat_policies_play_as_seat_rollout(preset: str, players: int,
+                                                epsilon: float) -> None:
+    """sage-om's worlds: a first move, then each seat plays its own policy (the table policy
+    or the greedy bot's choice), move for move as ``seat_rollout``; every mix of the two."""
+    rules = Rules.from_preset(preset)
+    states = mid_hand_states(rules, players, 40, 11 + players)
+    firsts = [random.Random(i).choice(s.legal_move_ids()) for i, s in enumerate(states)]
+    keys = [stream_key(5, i, 3) for i in range(len(states))]
+    mixes = [tuple("greedy" if (mix >> s) & 1 else "table" for s in range(players))
+             for mix in range(1 << players)]
+    for seats in mixes:
+        policy = kernel_policy(epsilon, "table", seats)
+        out = fast.play_out(states, keys, policy, first_moves=firsts, record=400)
+        assert out.moves is not None
+        for i, state in enumerate(states):
+            child = state.copy()
+            child.push(firsts[i])
+            seat_rollout(seats)(child, Stream(keys[i]), epsilon)
+            assert child.outcome is not None
+            moves = [int(m) for m in out.moves[i] if m >= 0]
+            assert moves == [int(m) for m in child.moves[state.ply:]], f"{seats} state {i}"
+            assert tuple(int(x) for x in out.points[i]) == child.outcome.points
+
+
+def test_per_seat_policies_change_the_moves() -> None:
+    """A seat played as greedy makes other moves than the table policy somewhere (the
+    identity test above is not comparing one policy with itself)."""
+    rules = Rules.from_preset("classic")
+    states = mid_hand_states(rules, 3, 60, 31)
+    firsts = [s.legal_move_ids()[0] for s in states]
+    keys = [stream_key(6, i) for i in range(len(states))]
+    table = fast.play_out(states, keys, kernel_policy(0.0, "table"), first_moves=firsts,
+                          record=400)
+    mixed = fast.play_out(states, keys, kernel_policy(0.0, "table", ("table", "greedy",
+                                                                     "greedy")),
+                          first_moves=firsts, record=400)
+    same = kernel_policy(0.0, "table", ("table", "table", "table"))
+    assert table.moves is not None and mixed.moves is not None
+    assert (table.moves != mixed.moves).any(axis=1).sum() >= 10
+    again = fast.play_out(states, keys, same, first_moves=firsts, record=400)
+    assert again.moves is not None and (again.moves == table.moves).all()
+
+
+def test_per_seat_policies_are_checked() -> None:
+    with pytest.raises(ValueError, match="per-seat policies need kind 'table'"):
+        kernel_policy(0.0, "greedy", ("table", "greedy"))
+    with pytest.raises(ValueError, match="'heuristic'"):
+        kernel_policy(0.0, "table", ("table", "heuristic"))
+    with pytest.raises(ValueError, match="at most 4"):
+        kernel_policy(0.0, "table", ("table",) * 5)

@@ -146,3 +146,18 @@ def test_sage_om_is_a_bot_kind_deterministic_for_a_seed_and_an_iteration_budget(
             runs.append((move, b.last_search))
         assert runs[0] == runs[1]
         assert runs[0][0] in view.legal_move_ids()
+
+
+def test_sage_om_is_the_same_with_and_without_the_kernel() -> None:
+    """Seats modelled as greedy are played so in the kernel too (per-seat policies), with
+    the same numbers as the pure-Python playouts, one by one on the same streams."""
+    views = views_against("greedy", 8, 10)
+    modelled = 0
+    for view in views:
+        modelled += any(p == "greedy" for p in opponent_policies(view, random.Random(11)))
+        a = SageOMBot(Budget(iterations=30), kernel=True).search(view, random.Random(11))
+        b = SageOMBot(Budget(iterations=30), kernel=False).search(view, random.Random(11))
+        assert a.worlds == b.worlds
+        assert {m: (s.n, s.win, s.points) for m, s in a.stats.items()} == \
+            {m: (s.n, s.win, s.points) for m, s in b.stats.items()}
+    assert modelled >= 3

@@ -92,10 +92,21 @@ class Policy:
     gaps: tuple[float, ...] = ()
     """For ``greedy``: P(the next j + 1 choices are greedy) for j = 0, 1, ... (decreasing);
     see :func:`matador.players.rollout.next_gap`."""
+    seats: tuple[str, ...] = ()
+    """For ``table``: the policy of each seat, ``"table"`` or ``"greedy"`` (the ``greedy``
+    bot's choice, :func:`matador.players.playouts.greedy_choice`), as
+    :func:`matador.players.playouts.seat_rollout` plays them; empty: ``table`` for every
+    seat."""
 
     def __post_init__(self) -> None:
         if self.kind not in ("random", "greedy", "table"):
             raise ValueError(f"policy {self.kind!r}: expected 'random', 'greedy' or 'table'")
+        if self.seats and self.kind != "table":
+            raise ValueError(f"a {self.kind} policy plays every seat alike: per-seat policies "
+                             "need kind 'table'")
+        if len(self.seats) > L.SEATS or any(p not in SEAT_POLICIES for p in self.seats):
+            raise ValueError(f"seat policies {self.seats!r}: expected at most {L.SEATS} of "
+                             f"{', '.join(map(repr, SEAT_POLICIES))}")
         if self.kind != "random" and len(self.weights) != L.W_SIZE:
             raise ValueError(f"a {self.kind} policy needs {L.W_SIZE} weights, got "
                              f"{len(self.weights)}")
@@ -105,6 +116,10 @@ class Policy:
         if not 0.0 <= self.epsilon <= 1.0:
             raise ValueError(f"epsilon {self.epsilon!r} is not a probability")
 
+
+SEAT_POLICIES = {"table": L.SEAT_TABLE, "greedy": L.SEAT_GREEDY}
+"""The policies a seat of a ``table`` policy may play (:attr:`Policy.seats`), with their
+codes in the kernel."""
 
 RANDOM = Policy()
 """Uniformly random legal moves."""
@@ -152,7 +167,8 @@ _RULES: dict[tuple[Rules, int], np.ndarray] = {}
 
 
 def _weights(policy: Policy) -> np.ndarray:
-    """The weights row of a policy; a greedy one carries the table of block values after it."""
+    """The weights row of a policy; a greedy or table one carries after them the table of block
+    values, the number of gap thresholds, the thresholds and the seats' policy codes."""
     w = _WEIGHTS.get(policy)
     if w is None:
         import numpy as np
@@ -160,11 +176,15 @@ def _weights(policy: Policy) -> np.ndarray:
         if policy.kind == "random":
             w = np.zeros(L.W_SIZE, dtype=np.float64)
         else:
-            w = np.zeros(L.W_SIZE + L.BLOCK_TABLE + 1 + len(policy.gaps), dtype=np.float64)
+            gaps = L.W_SIZE + L.BLOCK_TABLE + 1
+            seats = gaps + len(policy.gaps)
+            w = np.zeros(seats + L.SEATS, dtype=np.float64)
             w[:L.W_SIZE] = policy.weights
             _kernel().fill_block_table(w)
-            w[L.W_SIZE + L.BLOCK_TABLE] = len(policy.gaps)
-            w[L.W_SIZE + L.BLOCK_TABLE + 1:] = policy.gaps
+            w[gaps - 1] = len(policy.gaps)
+            w[gaps:seats] = policy.gaps
+            for s, name in enumerate(policy.seats):
+                w[seats + s] = SEAT_POLICIES[name]
         _WEIGHTS[policy] = w
     return w
 
@@ -449,6 +469,6 @@ def compile_kernels() -> float:
     return time.perf_counter() - start
 
 
-__all__ = ["CHUNK", "RANDOM", "FastUnavailableError", "Playouts", "Policy", "WorldTables",
-           "available", "compile_kernels", "play_hands", "play_out", "play_rows", "sample_worlds",
-           "stream_keys", "world_tables"]
+__all__ = ["CHUNK", "RANDOM", "SEAT_POLICIES", "FastUnavailableError", "Playouts", "Policy",
+           "WorldTables", "available", "compile_kernels", "play_hands", "play_out", "play_rows",
+           "sample_worlds", "stream_keys", "world_tables"]

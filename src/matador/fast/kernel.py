@@ -8,8 +8,9 @@ says so and names the others, and tests play them in lockstep:
   :func:`matador.core.playout.deal_from_stream` (pure-Python fast path,
   counter-based stream);
 * :func:`matador.players.rollout.policy_move` with
-  :func:`matador.players.heuristic.greedy_move` (the greedy playout policy) and
-  :func:`matador.players.playouts.table_choice` (the table policy);
+  :func:`matador.players.heuristic.greedy_move` (the greedy playout policy),
+  :func:`matador.players.playouts.table_choice` (the table policy) and
+  :func:`matador.players.playouts.greedy_choice` (a seat played as the ``greedy`` bot);
 * here: ``deal``, ``_plays``, ``_greedy``, ``_table`` and ``_push`` inside ``play``
   (``tests/fast/test_identity.py``).
 
@@ -87,6 +88,7 @@ from matador.fast.layout import (
     ROW_SIZE,
     ROW_TO_MOVE,
     ROW_WINNER,
+    SEAT_GREEDY,
     TABLE,
     W_BLANK,
     W_BLANK_NO_MATADOR,
@@ -662,6 +664,8 @@ def play(row: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int, epsilon: fl
     (``greedy_rollout``): one ``random()`` draw gives the number of greedy
     choices before the next random one (``next_gap``); a random choice takes
     ``below(n)``, then a new gap (``epsilon`` lives in the gap table of ``w``).
+    Table: the same draws; each seat's choice is the table policy's, or the
+    ``greedy`` bot's where its code in ``w`` says so (``seat_rollout``).
     A forced move takes no draw. ``row[ROW_DECISIONS]`` counts on from its
     value (0 for a fresh row) and says where the next move is recorded.
 
@@ -680,6 +684,9 @@ def play(row: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int, epsilon: fl
     scores_plays = r[R_SCORES_PLAYS] != 0
     pass_penalty = r[R_PASS_PENALTY]
     greedy = policy != RANDOM
+    seat_kinds = 0  # where the seats' policy codes start in w (table policies)
+    if policy == TABLE:
+        seat_kinds = W_SIZE + BLOCK_TABLE + 1 + np.int64(w[W_SIZE + BLOCK_TABLE])
     n = row[ROW_PLAYERS]
     s = row[ROW_TO_MOVE]
     left = row[ROW_LEFT]
@@ -742,7 +749,9 @@ def play(row: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int, epsilon: fl
             nxt = s + 1
             if nxt == n:
                 nxt = 0
-            if policy == TABLE:
+            if policy == TABLE and w[seat_kinds + s] == SEAT_GREEDY:
+                m = _greedy(r, w, moves, nm, hand, left, right, 0, 0, blen - bpos)
+            elif policy == TABLE:
                 m = _table(r, w, moves, nm, row, s, n, hand, left, right,
                            ((np.int64(1) << 28) - 1) & ~hand & ~played, blen - bpos)
             else:

@@ -83,3 +83,6 @@ BLOCK_TABLE = 29 ** 4  # block values after the weights (greedy policies only)
 RANDOM = 0
 GREEDY = 1
 TABLE = 2  # greedy on every seat's blocking (matador.players.playouts.table_rollout)
+SEATS = 4  # per-seat policy kinds after the gap thresholds of a greedy or table policy
+SEAT_TABLE = 0  # the seat plays the table policy
+SEAT_GREEDY = 1  # the seat plays the greedy bot (matador.players.playouts.greedy_choice)

@@ -177,12 +177,15 @@ never this large)."""
 class Finish:
     """How a search finishes a world after each move: exactly once at most ``exact_tiles``
     tiles are in play, else by a playout of ``kind`` (``greedy``: :func:`greedy_rollout`,
-    ``table``: :func:`matador.players.playouts.table_rollout`) with ``epsilon``."""
+    ``table``: :func:`matador.players.playouts.table_rollout`, or with ``seats``
+    :func:`matador.players.playouts.seat_rollout` of those seat policies) with ``epsilon``.
+    ``rollout`` is the pure-Python playout, the kernel plays ``kind`` and ``seats``."""
 
     rollout: Callable[[HandState, RandomSource, float], None] = greedy_rollout
     kind: str = "greedy"
     epsilon: float = EPSILON
     exact_tiles: int = ENDGAME_TILES
+    seats: tuple[str, ...] = ()
 
 
 GREEDY_FINISH = Finish()
@@ -281,7 +284,8 @@ def _kernel_batch(flat: FlatWorlds, worlds: range, moves: Sequence[int],
     b_of = np.repeat(bs[:done], nm)
     out = fast.play_rows(np.repeat(rows[:done], nm, axis=0), flat.view.rules, flat.view.players,
                          fast.stream_keys(seed, b_of, first),
-                         kernel_policy(finish.epsilon, finish.kind), first_moves=first)
+                         kernel_policy(finish.epsilon, finish.kind, finish.seats),
+                         first_moves=first)
     share = 1.0 / flat.view.players
     winners = out.winner.tolist()
     points = out.points[:, seat].tolist()
@@ -312,8 +316,8 @@ def _kernel_rollouts(pending: list[tuple[HandState, int, int]], seat: int, seed:
 
     worlds = [w for w, _, _ in pending]
     keys = fast.stream_keys(seed, [b for _, _, b in pending], [m for _, m, _ in pending])
-    out = fast.play_out(worlds, keys, kernel_policy(finish.epsilon, finish.kind),
-                        first_moves=[m for _, m, _ in pending])
+    policy = kernel_policy(finish.epsilon, finish.kind, finish.seats)
+    out = fast.play_out(worlds, keys, policy, first_moves=[m for _, m, _ in pending])
     n = worlds[0].players
     share = 1.0 / n
     winners = out.winner.tolist()

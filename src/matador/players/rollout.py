@@ -46,16 +46,18 @@ def greedy_weights() -> dict[str, float]:
 
 
 @lru_cache(maxsize=16)
-def kernel_policy(epsilon: float = EPSILON, kind: str = "greedy") -> Policy:
+def kernel_policy(epsilon: float = EPSILON, kind: str = "greedy",
+                  seats: tuple[str, ...] = ()) -> Policy:
     """:func:`greedy_rollout`'s policy for the compiled kernel (``matador[fast]``): the same
     moves from the same :class:`~matador.core.streams.Stream`; ``kind="table"`` gives
-    :func:`matador.players.playouts.table_rollout`'s instead."""
+    :func:`matador.players.playouts.table_rollout`'s instead, and with ``seats`` (a policy
+    name per seat) :func:`matador.players.playouts.seat_rollout`'s."""
     from matador.fast import Policy
     from matador.fast.encode import WEIGHT_NAMES
 
     weights = greedy_weights()
     return Policy(kind, epsilon, tuple(weights[name] for name in WEIGHT_NAMES),
-                  gap_thresholds(epsilon))
+                  gap_thresholds(epsilon), seats)
 
 
 def win_values(state: HandState) -> list[float]:

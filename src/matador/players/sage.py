@@ -21,11 +21,11 @@ pieces that measured stronger (``docs/bots.md``):
   observed choices are weighed, over :data:`MODEL_WORLDS` worlds, under the
   table policy and under the ``greedy`` bot's (:func:`opponent_policies`);
   a seat whose choices make ``greedy`` :data:`MODEL_ODDS` times as likely is
-  played as ``greedy`` in the playouts (pure Python then, no exact endgames).
-  At an equal number of worlds it pays against ``greedy`` seats and changes
-  nothing against ``heuristic`` or ``pimc`` seats; at a time budget the
-  pure-Python playouts cost most of the gain (``docs/bots.md``, "A model of
-  the opponent").
+  played as ``greedy`` in the playouts (the kernel's per-seat policies, or
+  :func:`~matador.players.playouts.seat_rollout`; no exact endgames then,
+  whose opponents play perfectly). It pays against ``greedy`` seats and changes
+  nothing against ``heuristic`` or ``pimc`` seats (``docs/bots.md``, "A model
+  of the opponent").
 * **Time** (:mod:`matador.players.timing`): none on forced moves and on
   moves that lead to the same position as another; a decision stops early
   once its best move is settled (checked at the end of each batch), and the
@@ -189,9 +189,8 @@ class SageBot(Bot):
         begin = time.perf_counter()
         if self.model_opponents and len(moves) > 1:
             policies = opponent_policies(view, rng)
-            if any(p != "table" for p in policies):  # the kernel plays one policy for all
-                finish = Finish(seat_rollout(policies), "seats", self.epsilon, 0)
-                use_kernel = False
+            if any(p != "table" for p in policies):  # no exact endgames: they play perfectly
+                finish = Finish(seat_rollout(policies), "table", self.epsilon, 0, policies)
         seed = rng.getrandbits(64)
         limit = spec.iterations
         deadline = None if spec.millis is None else begin + spec.millis / 1000
