@@ -10,9 +10,9 @@ searching seat, no exact endgames, no early stop), with the other seats
 modelled as the ``greedy`` bot they are:
 
 * ``table-search``: the control, every seat of the playouts on the table
-  policy (in the compiled kernel when installed);
+  policy;
 * ``knows-greedy``: the other seats of the playouts play ``greedy``'s exact
-  choice (pure-Python playouts);
+  choice (the kernel's per-seat policies when installed);
 * ``infers-greedy``: table playouts, the worlds drawn in proportion to how
   likely the other seats' observed choices were had they played ``greedy``
   (probability 0.95, else a uniform move; 300 worlds from 1,000 uniform
@@ -40,7 +40,7 @@ from matador.cli.main import main
 from matador.core.view import PlayerView
 from matador.players import register
 from matador.players.base import Bot, Budget
-from matador.players.pimc import Finish, MoveStats, SearchResult, value_batch
+from matador.players.pimc import Finish, MoveStats, SearchResult, kernel_enabled, value_batch
 from matador.players.playouts import (
     EPSILON,
     choice_log_likelihoods,
@@ -89,11 +89,11 @@ class OpponentModelSearch(Bot):
         else:
             worlds = candidates(view, n, rng)
         policies = tuple("table" if s == seat else "greedy" for s in range(view.players))
-        finish = Finish(seat_rollout(policies), "seats", EPSILON, 0) if self.knows \
+        finish = Finish(seat_rollout(policies), "table", EPSILON, 0, policies) if self.knows \
             else Finish(table_rollout, "table", EPSILON, 0)
         stats = {m: MoveStats(m) for m in moves}
         value_batch(listed(worlds), range(n), moves, stats, seat, rng, rng.getrandbits(64),
-                    EndgameSolver(), not self.knows, finish)
+                    EndgameSolver(), kernel_enabled(None), finish)
         return SearchResult(stats, n).best()
 
 
