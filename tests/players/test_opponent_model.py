@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 import pytest
 
@@ -161,3 +162,35 @@ def test_sage_om_is_the_same_with_and_without_the_kernel() -> None:
         assert {m: (s.n, s.win, s.points) for m, s in a.stats.items()} == \
             {m: (s.n, s.win, s.points) for m, s in b.stats.items()}
     assert modelled >= 3
+
+
+def test_a_slow_model_leaves_the_search_its_wait_for_a_world(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wait for a first world (the sampling grace) starts after the model of the other
+    seats is made: a model slower than the grace once made views whose first candidate world
+    is rejected (four players, mid-hand) forfeit with "no consistent world found"."""
+    from matador.core.sampling import sampler_for
+    from matador.players import sage
+    from matador.players.base import SAMPLING_GRACE_MS
+
+    rng = random.Random(3)
+    me = make_bot("heuristic")
+    view = None
+    while view is None:
+        state = HandState.new(Rules.from_preset("classic"), 4, rng)
+        while state.outcome is None and view is None:
+            v = PlayerView.of(state, state.to_move)
+            if len(v.legal_move_ids()) > 1 and state.ply > 8:
+                sampler = sampler_for(v)
+                sampler.sample(random.Random(0))
+                if sampler.attempts > 1:
+                    view = v
+            state.push(int(me.choose(v, rng)))
+
+    def slow(view: PlayerView, rng: random.Random, worlds: int = 0) -> tuple[str, ...]:
+        time.sleep(SAMPLING_GRACE_MS / 1000 + 0.1)
+        return ("table", "greedy", "greedy", "greedy")
+
+    monkeypatch.setattr(sage, "opponent_policies", slow)
+    result = SageOMBot(Budget(iterations=20)).search(view, random.Random(1))
+    assert result.worlds == 20

@@ -181,7 +181,6 @@ class SageBot(Bot):
         legal = view.legal_move_ids()
         moves = distinct_moves(legal, view.left, view.right)
         stats = {m: MoveStats(m) for m in moves}
-        make_world = view_worlds(view, spec)
         seat = view.seat
         finish = Finish(table_rollout, "table", self.epsilon,
                         self.endgame if view.players == 2 else 0)
@@ -191,6 +190,7 @@ class SageBot(Bot):
             policies = opponent_policies(view, rng)
             if any(p != "table" for p in policies):  # no exact endgames: they play perfectly
                 finish = Finish(seat_rollout(policies), "table", self.epsilon, 0, policies)
+        make_world = view_worlds(view, spec)  # after the model: its wait for a world starts now
         seed = rng.getrandbits(64)
         limit = spec.iterations
         deadline = None if spec.millis is None else begin + spec.millis / 1000
