@@ -125,7 +125,7 @@ def test_a_greedy_seat_is_told_from_a_heuristic_one_by_its_choices() -> None:
     assert len(greedy) >= 15 and len(heuristic) >= 15
     assert all(p[0] == "table" for p in greedy + heuristic)  # the deciding seat itself
     assert sum(p[1] == "greedy" for p in greedy) >= 0.7 * len(greedy)
-    assert sum(p[1] == "greedy" for p in heuristic) <= 0.15 * len(heuristic)
+    assert sum(p[1] == "greedy" for p in heuristic) <= 0.2 * len(heuristic)
 
 
 def test_no_choice_seen_no_model() -> None:

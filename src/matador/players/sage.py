@@ -20,7 +20,7 @@ pieces that measured stronger (``docs/bots.md``):
 * **Opponents** (``sage-om`` only, ``model_opponents``): each other seat's
   observed choices are weighed, over :data:`MODEL_WORLDS` worlds, under the
   table policy and under the ``greedy`` bot's (:func:`opponent_policies`);
-  a seat whose choices make ``greedy`` :data:`MODEL_ODDS` times as likely is
+  a seat whose choices make ``greedy`` likelier (:data:`MODEL_ODDS`) is
   played as ``greedy`` in the playouts (the kernel's per-seat policies, or
   :func:`~matador.players.playouts.seat_rollout`; no exact endgames then,
   whose opponents play perfectly). It pays against ``greedy`` seats and changes
@@ -58,6 +58,7 @@ import math
 import time
 from random import Random
 
+from matador.core.errors import ViewError
 from matador.core.state import HandState
 from matador.core.streams import Stream
 from matador.core.view import PlayerView
@@ -90,18 +91,19 @@ BATCH_MAX = 256
 """Most worlds in one batch of playouts."""
 MODEL_WORLDS = 64
 """Worlds over which the other seats' observed choices are weighed (``model_opponents``)."""
-MODEL_ODDS = 4.0
+MODEL_ODDS = 1.0
 """How many times likelier a seat's choices must be under ``greedy`` than under the table
-policy for the playouts to play it as ``greedy``."""
+policy for the playouts to play it as ``greedy`` (1: the likelier policy; measured against
+4 and 0.25 in ``docs/bots.md``)."""
 MODEL_TRUST = 0.95
 """A modelled policy's chance of making its own choice (else a uniformly random move)."""
 
 
-def opponent_policies(view: PlayerView, rng: Random, worlds: int = MODEL_WORLDS
-                      ) -> tuple[str, ...]:
+def opponent_policies(view: PlayerView, rng: Random, worlds: int = MODEL_WORLDS,
+                      odds: float = MODEL_ODDS) -> tuple[str, ...]:
     """The policy (a name of :data:`~matador.players.playouts.CHOOSERS`) to play each seat
     with in the playouts of a search from ``view``: the view's own seat and every seat whose
-    choices do not make ``greedy`` :data:`MODEL_ODDS` times likelier than ``table``, ``table``.
+    choices do not make ``greedy`` more than ``odds`` times as likely as ``table``, ``table``.
 
     The likelihood of a seat's observed choices under a policy is their
     likelihood in each of ``worlds`` worlds drawn from the view (the exponential
@@ -113,8 +115,11 @@ def opponent_policies(view: PlayerView, rng: Random, worlds: int = MODEL_WORLDS
     flat = make.flat
     logs: dict[tuple[int, str], list[float]] = {}
     for _ in range(worlds):
-        world: HandState | None = flat.world(Stream(rng.getrandbits(64))) \
-            if flat is not None else make(rng)
+        try:
+            world: HandState | None = flat.world(Stream(rng.getrandbits(64))) \
+                if flat is not None else make(rng)
+        except ViewError:  # none found in time: the search itself will say so
+            break
         if world is None:
             continue
         for key, value in choice_log_likelihoods(view, world, MODEL_TRUST).items():
@@ -123,8 +128,8 @@ def opponent_policies(view: PlayerView, rng: Random, worlds: int = MODEL_WORLDS
     for s in range(view.players):
         if s == view.seat or (s, "greedy") not in logs:
             continue
-        odds = _log_mean_exp(logs[s, "greedy"]) - _log_mean_exp(logs[s, "table"])
-        if odds > math.log(MODEL_ODDS):
+        ratio = _log_mean_exp(logs[s, "greedy"]) - _log_mean_exp(logs[s, "table"])
+        if ratio > math.log(odds):
             out[s] = "greedy"
     return tuple(out)
 
