@@ -187,10 +187,118 @@ def test_a_slow_model_leaves_the_search_its_wait_for_a_world(
                     view = v
             state.push(int(me.choose(v, rng)))
 
-    def slow(view: PlayerView, rng: random.Random, worlds: int = 0) -> tuple[str, ...]:
+    def slow(view: PlayerView, rng: random.Random, worlds: int = 0,
+             seats: object = None) -> dict[int, float]:
         time.sleep(SAMPLING_GRACE_MS / 1000 + 0.1)
-        return ("table", "greedy", "greedy", "greedy")
+        return {1: 2.0, 2: 2.0, 3: 2.0}
 
-    monkeypatch.setattr(sage, "opponent_policies", slow)
+    monkeypatch.setattr(sage, "opponent_log_odds", slow)
     result = SageOMBot(Budget(iterations=20)).search(view, random.Random(1))
     assert result.worlds == 20
+
+
+def endgames(players: int, count: int, tiles: int, seed: int) -> list[HandState]:
+    """States of random hands once at most ``tiles`` tiles are held or in the boneyard."""
+    from matador.players.rollout import tiles_in_play
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = HandState.new(Rules.from_preset("classic"), players, rng)
+        while state.outcome is None and tiles_in_play(state) > tiles:
+            ids = state.legal_move_ids()
+            state.push(ids[rng.randrange(len(ids))])
+        if state.outcome is None:
+            out.append(state)
+    return out
+
+
+def brute_force(state: HandState, me: int) -> float:
+    """``me``'s win value when ``me`` maximises it and every other seat plays ``greedy``."""
+    from matador.players.rollout import win_values
+
+    if state.outcome is not None:
+        return win_values(state)[me]
+    ids = state.legal_move_ids()
+    if state.to_move != me and len(ids) > 1:
+        ids = (greedy_choice(state, ids),)
+    values = []
+    for m in ids:
+        child = state.copy()
+        child.push(m)
+        values.append(brute_force(child, me))
+    return max(values) if state.to_move == me else values[0]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_endgame_solver_plays_exactly_against_fixed_policies(players: int) -> None:
+    """Every other seat fixed to greedy's choice: the solver's value for the seat to move is
+    the brute-force maximum against those replies, and with two players never below its
+    value against a perfect opponent (max^n), above it in some endgames."""
+    from matador.players.rollout import EndgameSolver
+
+    above = 0
+    for state in endgames(players, 60, 10, players):
+        me = state.to_move
+        fixed = [None if s == me else greedy_choice for s in range(players)]
+        value = EndgameSolver(fixed=fixed).solve(state)
+        assert value is not None
+        assert value[me] == brute_force(state, me)
+        if players == 2:
+            perfect = EndgameSolver().solve(state)
+            assert perfect is not None and value[me] >= perfect[me]
+            above += value[me] > perfect[me]
+    assert players != 2 or above >= 3
+
+
+def test_a_settled_seat_is_not_weighed_again_in_the_same_hand(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once a seat's odds pass MODEL_SETTLED its policy is kept for the rest of the hand
+    (its choices are not replayed again); a view of another hand starts afresh."""
+    from matador.players import sage
+
+    asked: list[tuple[int, ...]] = []
+    real = sage.opponent_log_odds
+
+    def spy(view: PlayerView, rng: random.Random, worlds: int = sage.MODEL_WORLDS,
+            seats: list[int] | None = None) -> dict[int, float]:
+        asked.append(tuple(seats or ()))
+        return real(view, rng, worlds, seats)
+
+    monkeypatch.setattr(sage, "opponent_log_odds", spy)
+    rng = random.Random(12)
+    bot = SageOMBot(Budget(iterations=10))
+    me, other = make_bot("heuristic"), make_bot("greedy")
+    policies, asks = [], []
+    state = HandState.new(Rules.from_preset("classic"), 2, rng)
+    while state.outcome is None:
+        view = PlayerView.of(state, state.to_move)
+        if state.to_move == 0:
+            asked.clear()
+            if len(distinct(view)) > 1:
+                move = bot.choose(view, rng)
+                policies.append(bot._model[2].get(1) if bot._model else None)
+                asks.append(list(asked))
+            else:
+                move = me.choose(view, rng)
+        else:
+            move = other.choose(view, rng)
+        state.push(int(move))
+    settled_at = policies.index("greedy")
+    assert all(p == "greedy" for p in policies[settled_at:])
+    assert all(a == [] for a in asks[settled_at + 1:])  # never weighed again
+    assert asks[settled_at] == [(1,)]
+    assert len(asks) > settled_at + 1
+    fresh = HandState.new(Rules.from_preset("classic"), 2, random.Random(99))
+    while fresh.to_move != 0 or fresh.ply < 3 or len(distinct(
+            PlayerView.of(fresh, 0))) < 2:
+        fresh.push(fresh.legal_move_ids()[0])
+    asked.clear()
+    bot.choose(PlayerView.of(fresh, 0), rng)
+    assert asked == [(1,)]  # another hand: the seat is weighed again
+
+
+def distinct(view: PlayerView) -> list[int]:
+    from matador.players.timing import distinct_moves
+
+    return distinct_moves(view.legal_move_ids(), view.left, view.right)

@@ -173,11 +173,11 @@ CHOOSERS: dict[str, Chooser] = {"table": table_choice, "greedy": greedy_choice}
 """The policies a search can model a seat with, by name."""
 
 
-def choice_log_likelihoods(view: PlayerView, world: HandState, trust: float
-                           ) -> dict[tuple[int, str], float]:
-    """For each other seat and each policy of :data:`CHOOSERS`, the log-likelihood of the
-    seat's observed choices in ``world``, had it played that policy with probability
-    ``trust`` and a uniformly random move otherwise.
+def choice_log_likelihoods(view: PlayerView, world: HandState, trust: float,
+                           seats: Sequence[int] | None = None) -> dict[tuple[int, str], float]:
+    """For each other seat (or each of ``seats``) and each policy of :data:`CHOOSERS`, the
+    log-likelihood of the seat's observed choices in ``world``, had it played that policy
+    with probability ``trust`` and a uniformly random move otherwise.
 
     ``world`` (consistent with ``view``) is replayed from its deal; at each
     decision of another seat with ``k > 1`` legal moves the observed move has
@@ -197,11 +197,11 @@ def choice_log_likelihoods(view: PlayerView, world: HandState, trust: float
     True
     """
     state = HandState(world.rules, world.deal)
-    total = {(s, name): 0.0 for s in range(view.players) if s != view.seat
-             for name in CHOOSERS}
+    wanted = [s for s in range(view.players) if s != view.seat] if seats is None else seats
+    total = {(s, name): 0.0 for s in wanted for name in CHOOSERS}
     for m in view.moves:
         s = state.to_move
-        if s != view.seat:
+        if (s, "table") in total:
             ids = state.legal_move_ids()
             k = len(ids)
             if k > 1:

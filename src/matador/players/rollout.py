@@ -7,7 +7,7 @@ input. Values are per seat: win = 1, a hand with no winner = 1/N, loss = 0.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
@@ -178,12 +178,18 @@ class EndgameSolver:
     """Exact max^n search of a fully known hand, with memoisation and a node limit.
 
     Each mover maximises its own win value (for two players this is
-    minimax). :meth:`solve` returns ``None`` when the limit is reached.
+    minimax), except a seat given a policy in ``fixed`` (a choice among the
+    legal moves, as :data:`matador.players.playouts.CHOOSERS` make it): that
+    seat makes its policy's move, so the search is exact against it.
+    :meth:`solve` returns ``None`` when the limit is reached.
     """
 
-    def __init__(self, node_limit: int = 20_000) -> None:
+    def __init__(self, node_limit: int = 20_000,
+                 fixed: Sequence[Callable[[HandState, Sequence[int]], int] | None] = ()
+                 ) -> None:
         self.node_limit = node_limit
         self.nodes = 0
+        self.fixed = tuple(fixed)
         self.memo: dict[tuple[object, ...], tuple[float, ...]] = {}
 
     def solve(self, state: HandState) -> tuple[float, ...] | None:
@@ -207,7 +213,11 @@ class EndgameSolver:
             raise _TooBig
         s = state.to_move
         best: tuple[float, ...] | None = None
-        for m in state.legal_move_ids():
+        ids = state.legal_move_ids()
+        choose = self.fixed[s] if s < len(self.fixed) else None
+        if choose is not None and len(ids) > 1:
+            ids = (choose(state, ids),)
+        for m in ids:
             child = state.copy()
             child.push(m)
             value = self._search(child)

@@ -22,10 +22,11 @@ pieces that measured stronger (``docs/bots.md``):
   table policy and under the ``greedy`` bot's (:func:`opponent_policies`);
   a seat whose choices make ``greedy`` likelier (:data:`MODEL_ODDS`) is
   played as ``greedy`` in the playouts (the kernel's per-seat policies, or
-  :func:`~matador.players.playouts.seat_rollout`; no exact endgames then,
-  whose opponents play perfectly). It pays against ``greedy`` seats and changes
-  nothing against ``heuristic`` or ``pimc`` seats (``docs/bots.md``, "A model
-  of the opponent").
+  :func:`~matador.players.playouts.seat_rollout`) and in the exact endgames,
+  which are then solved with any number of players once every other seat is
+  so modelled (the searching seat is the only one left to maximise). It pays
+  against ``greedy`` seats and changes nothing against ``heuristic`` or
+  ``pimc`` seats (``docs/bots.md``, "A model of the opponent").
 * **Time** (:mod:`matador.players.timing`): none on forced moves and on
   moves that lead to the same position as another; a decision stops early
   once its best move is settled (checked at the end of each batch), and the
@@ -56,6 +57,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from random import Random
 
 from matador.core.errors import ViewError
@@ -72,6 +74,7 @@ from matador.players.pimc import (
     view_worlds,
 )
 from matador.players.playouts import (
+    CHOOSERS,
     EPSILON,
     choice_log_likelihoods,
     seat_rollout,
@@ -97,13 +100,26 @@ policy for the playouts to play it as ``greedy`` (1: the likelier policy; measur
 4 and 0.25 in ``docs/bots.md``)."""
 MODEL_TRUST = 0.95
 """A modelled policy's chance of making its own choice (else a uniformly random move)."""
+MODEL_SETTLED = 1000.0
+"""Odds (either way) past which a seat's policy is settled for the rest of the hand: its
+choices are no longer weighed at later decisions (``sage-om``)."""
 
 
 def opponent_policies(view: PlayerView, rng: Random, worlds: int = MODEL_WORLDS,
                       odds: float = MODEL_ODDS) -> tuple[str, ...]:
     """The policy (a name of :data:`~matador.players.playouts.CHOOSERS`) to play each seat
     with in the playouts of a search from ``view``: the view's own seat and every seat whose
-    choices do not make ``greedy`` more than ``odds`` times as likely as ``table``, ``table``.
+    choices do not make ``greedy`` more than ``odds`` times as likely as ``table``
+    (:func:`opponent_log_odds`), ``table``."""
+    ratios = opponent_log_odds(view, rng, worlds)
+    return tuple("greedy" if ratios.get(s, 0.0) > math.log(odds) else "table"
+                 for s in range(view.players))
+
+
+def opponent_log_odds(view: PlayerView, rng: Random, worlds: int = MODEL_WORLDS,
+                      seats: Sequence[int] | None = None) -> dict[int, float]:
+    """For each other seat (or each of ``seats``), the log of how many times likelier its
+    observed choices are under ``greedy`` than under ``table`` (0 when none tells them apart).
 
     The likelihood of a seat's observed choices under a policy is their
     likelihood in each of ``worlds`` worlds drawn from the view (the exponential
@@ -122,16 +138,10 @@ def opponent_policies(view: PlayerView, rng: Random, worlds: int = MODEL_WORLDS,
             break
         if world is None:
             continue
-        for key, value in choice_log_likelihoods(view, world, MODEL_TRUST).items():
+        for key, value in choice_log_likelihoods(view, world, MODEL_TRUST, seats).items():
             logs.setdefault(key, []).append(value)
-    out = ["table"] * view.players
-    for s in range(view.players):
-        if s == view.seat or (s, "greedy") not in logs:
-            continue
-        ratio = _log_mean_exp(logs[s, "greedy"]) - _log_mean_exp(logs[s, "table"])
-        if ratio > math.log(odds):
-            out[s] = "greedy"
-    return tuple(out)
+    return {s: _log_mean_exp(logs[s, "greedy"]) - _log_mean_exp(logs[s, "table"])
+            for s in range(view.players) if (s, "greedy") in logs}
 
 
 def _log_mean_exp(values: list[float]) -> float:
@@ -168,7 +178,37 @@ class SageBot(Bot):
         """The hand's time bank (``None`` for an iteration budget); a new one whenever the
         time budget changes (an engine sets the budget before each move)."""
         self._solver = EndgameSolver()
+        self._solvers: dict[tuple[str, ...], EndgameSolver] = {}
+        self._model: tuple[int, tuple[int, ...], dict[int, str]] | None = None
+        """The seat, the moves seen and the settled seats' policies at the last model."""
         self._time_bank()
+
+    def _opponent_policies(self, view: PlayerView, rng: Random) -> tuple[str, ...]:
+        """:func:`opponent_policies`, the seats whose odds passed :data:`MODEL_SETTLED`
+        earlier in the same hand (the moves seen then begin this view's) kept as they were."""
+        moves = tuple(view.moves)
+        settled: dict[int, str] = {}
+        if self._model is not None:
+            seat, seen, before = self._model
+            if seat == view.seat and moves[:len(seen)] == seen:
+                settled = dict(before)
+        open_seats = [s for s in range(view.players) if s != view.seat and s not in settled]
+        ratios = opponent_log_odds(view, rng, seats=open_seats) if open_seats else {}
+        for s, ratio in ratios.items():
+            if abs(ratio) > math.log(MODEL_SETTLED):
+                settled[s] = "greedy" if ratio > 0 else "table"
+        self._model = (view.seat, moves, settled)
+        return tuple(settled.get(s) or ("greedy" if ratios.get(s, 0.0) > math.log(MODEL_ODDS)
+                                        else "table") for s in range(view.players))
+
+    def _modelled_solver(self, policies: tuple[str, ...]) -> EndgameSolver:
+        """The endgame solver in which each seat modelled as a policy other than ``table``
+        makes that policy's move (the others, ``table``, still play perfectly)."""
+        solver = self._solvers.get(policies)
+        if solver is None:
+            solver = self._solvers[policies] = EndgameSolver(
+                fixed=[None if p == "table" else CHOOSERS[p] for p in policies])
+        return solver
 
     def search(self, view: PlayerView, rng: Random, budget: Budget | None = None,
                *, early_stop: bool | None = None) -> SearchResult:
@@ -190,11 +230,15 @@ class SageBot(Bot):
         finish = Finish(table_rollout, "table", self.epsilon,
                         self.endgame if view.players == 2 else 0)
         use_kernel = kernel_enabled(self.kernel)
+        solver = self._solver
         begin = time.perf_counter()
         if self.model_opponents and len(moves) > 1:
-            policies = opponent_policies(view, rng)
-            if any(p != "table" for p in policies):  # no exact endgames: they play perfectly
-                finish = Finish(seat_rollout(policies), "table", self.epsilon, 0, policies)
+            policies = self._opponent_policies(view, rng)
+            if any(p != "table" for p in policies):
+                alone = all(p != "table" for s, p in enumerate(policies) if s != seat)
+                finish = Finish(seat_rollout(policies), "table", self.epsilon,
+                                self.endgame if alone else finish.exact_tiles, policies)
+                solver = self._modelled_solver(policies)
         make_world = view_worlds(view, spec)  # after the model: its wait for a world starts now
         seed = rng.getrandbits(64)
         limit = spec.iterations
@@ -217,7 +261,7 @@ class SageBot(Bot):
             if size <= 0:
                 break
             got = value_batch(make_world, range(done, done + size), moves, stats, seat, rng,
-                              seed, self._solver, use_kernel, finish)
+                              seed, solver, use_kernel, finish)
             done += got
             if got < size:  # no world found in time
                 break
@@ -277,4 +321,5 @@ def _with_twins(stats: dict[int, MoveStats], legal: tuple[int, ...], view: Playe
 
 
 __all__ = ["BATCH_MAX", "CHECK_EVERY", "ENDGAME_TILES", "MAX_FACTOR", "MODEL_ODDS",
-           "MODEL_TRUST", "MODEL_WORLDS", "SageBot", "SageOMBot", "opponent_policies"]
+           "MODEL_SETTLED", "MODEL_TRUST", "MODEL_WORLDS", "SageBot", "SageOMBot",
+           "opponent_log_odds", "opponent_policies"]
