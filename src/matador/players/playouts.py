@@ -197,11 +197,11 @@ def choice_log_likelihoods(view: PlayerView, world: HandState, trust: float,
     True
     """
     state = HandState(world.rules, world.deal)
-    wanted = [s for s in range(view.players) if s != view.seat] if seats is None else seats
-    total = {(s, name): 0.0 for s in wanted for name in CHOOSERS}
+    wanted = {s for s in range(view.players) if s != view.seat} if seats is None else set(seats)
+    total = {(s, name): 0.0 for s in sorted(wanted) for name in CHOOSERS}
     for m in view.moves:
         s = state.to_move
-        if (s, "table") in total:
+        if s in wanted:
             ids = state.legal_move_ids()
             k = len(ids)
             if k > 1:
