@@ -220,7 +220,7 @@ def test_compile_kernels_reports_seconds() -> None:
 
 
 @pytest.mark.parametrize(("preset", "players"), classic_fast(CONFIGS))
-@pytest.mark.parametrize("epsilon", [0.0, 0.05])
+@pytest.mark.parametrize("epsilon", [0.0, pytest.param(0.05, marks=pytest.mark.slow)])
 def test_per_seat_policies_play_as_seat_rollout(preset: str, players: int,
                                                 epsilon: float) -> None:
     """sage-om's worlds: a first move, then each seat plays its own policy (the table policy

@@ -277,7 +277,8 @@ def test_a_settled_seat_is_not_weighed_again_in_the_same_hand(
             asked.clear()
             if len(distinct(view)) > 1:
                 move = bot.choose(view, rng)
-                policies.append(bot._model[2].get(1) if bot._model else None)
+                odds = bot._model[2].get(1) if bot._model else None
+                policies.append(None if odds is None else "greedy" if odds > 0 else "table")
                 asks.append(list(asked))
             else:
                 move = me.choose(view, rng)

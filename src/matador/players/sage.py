@@ -111,9 +111,14 @@ def opponent_policies(view: PlayerView, rng: Random, worlds: int = MODEL_WORLDS,
     with in the playouts of a search from ``view``: the view's own seat and every seat whose
     choices do not make ``greedy`` more than ``odds`` times as likely as ``table``
     (:func:`opponent_log_odds`), ``table``."""
-    ratios = opponent_log_odds(view, rng, worlds)
+    return _policies(view.players, opponent_log_odds(view, rng, worlds), odds)
+
+
+def _policies(players: int, ratios: dict[int, float], odds: float = MODEL_ODDS
+              ) -> tuple[str, ...]:
+    """``greedy`` for each seat whose log odds (:func:`opponent_log_odds`) pass ``odds``."""
     return tuple("greedy" if ratios.get(s, 0.0) > math.log(odds) else "table"
-                 for s in range(view.players))
+                 for s in range(players))
 
 
 def opponent_log_odds(view: PlayerView, rng: Random, worlds: int = MODEL_WORLDS,
@@ -179,27 +184,25 @@ class SageBot(Bot):
         time budget changes (an engine sets the budget before each move)."""
         self._solver = EndgameSolver()
         self._solvers: dict[tuple[str, ...], EndgameSolver] = {}
-        self._model: tuple[int, tuple[int, ...], dict[int, str]] | None = None
-        """The seat, the moves seen and the settled seats' policies at the last model."""
+        self._model: tuple[int, tuple[int, ...], dict[int, float]] | None = None
+        """The seat, the moves seen and the settled seats' log odds at the last model."""
         self._time_bank()
 
     def _opponent_policies(self, view: PlayerView, rng: Random) -> tuple[str, ...]:
         """:func:`opponent_policies`, the seats whose odds passed :data:`MODEL_SETTLED`
         earlier in the same hand (the moves seen then begin this view's) kept as they were."""
         moves = tuple(view.moves)
-        settled: dict[int, str] = {}
+        settled: dict[int, float] = {}
         if self._model is not None:
             seat, seen, before = self._model
             if seat == view.seat and moves[:len(seen)] == seen:
-                settled = dict(before)
+                settled = before
         open_seats = [s for s in range(view.players) if s != view.seat and s not in settled]
-        ratios = opponent_log_odds(view, rng, seats=open_seats) if open_seats else {}
-        for s, ratio in ratios.items():
-            if abs(ratio) > math.log(MODEL_SETTLED):
-                settled[s] = "greedy" if ratio > 0 else "table"
+        ratios = {**settled,
+                  **(opponent_log_odds(view, rng, seats=open_seats) if open_seats else {})}
+        settled = {s: r for s, r in ratios.items() if abs(r) > math.log(MODEL_SETTLED)}
         self._model = (view.seat, moves, settled)
-        return tuple(settled.get(s) or ("greedy" if ratios.get(s, 0.0) > math.log(MODEL_ODDS)
-                                        else "table") for s in range(view.players))
+        return _policies(view.players, ratios)
 
     def _modelled_solver(self, policies: tuple[str, ...]) -> EndgameSolver:
         """The endgame solver in which each seat modelled as a policy other than ``table``
