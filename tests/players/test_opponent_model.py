@@ -118,6 +118,7 @@ def views_against(opponent: str, hands: int, seed: int) -> list[PlayerView]:
     return out
 
 
+@pytest.mark.slow
 def test_a_greedy_seat_is_told_from_a_heuristic_one_by_its_choices() -> None:
     rng = random.Random(5)
     greedy = [opponent_policies(v, rng) for v in views_against("greedy", 40, 6)]
