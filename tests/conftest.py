@@ -11,6 +11,14 @@ variable says.
 The same variable stops pytest from caching its assertion-rewritten test modules, so
 each run (and each xdist worker) would rewrite all of them again, seconds of CPU; the
 test processes write their bytecode whatever the environment says.
+
+The whole suite runs on every core (``-n auto``). A few tests take minutes
+(``@pytest.mark.long(SECONDS)``, about what one takes on one core); started last, one
+of them would keep the run going long after the other workers are idle. So they run
+first, longest first, each followed by an ordinary test: pytest-xdist hands each
+worker two tests at the start and then one at a time (``--maxschedchunk=1`` in
+pyproject.toml), so the longest tests start at once on different workers and the
+short ones fill the time around them.
 """
 
 from __future__ import annotations
@@ -32,3 +40,8 @@ def pytest_configure(config: pytest.Config) -> None:
     lanes.FAST = "not slow" in (config.option.markexpr or "")
     if not hasattr(config, "workerinput"):  # once, in the main process (not each xdist worker)
         compileall.compile_dir(SRC, quiet=1)
+
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items[:] = lanes.long_first(items)

@@ -22,3 +22,22 @@ def examples(full: int) -> int:
     """How many examples (of a Hypothesis property, random hands of a model check): ``full`` in
     the whole run, a quarter (at least 10) in the fast lane."""
     return max(10, full // 4) if FAST else full
+
+
+def long_seconds(item: pytest.Item) -> float:
+    """The ``long`` mark's estimate of a test's seconds; 0 for an ordinary test."""
+    mark = item.get_closest_marker("long")
+    return float(mark.args[0]) if mark is not None else 0.0
+
+
+def long_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """``items`` with the long tests first, longest first, each followed by an ordinary test
+    (so the first two go to different xdist workers); the rest in their order."""
+    long = sorted((i for i in items if long_seconds(i)), key=long_seconds, reverse=True)
+    ordinary = [i for i in items if not long_seconds(i)]
+    ordered: list[pytest.Item] = []
+    for item in long:
+        ordered.append(item)
+        if ordinary:
+            ordered.append(ordinary.pop(0))
+    return ordered + ordinary

@@ -116,6 +116,7 @@ def ray_processes(marker: str) -> list[int]:
 
 
 @pytest.mark.slow
+@pytest.mark.long(30)
 def test_ray_in_process_equals_serial(serial: tuple[list[tuple[object, ...]], list[str]],
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     import ray
@@ -198,6 +199,7 @@ def cli(*args: str, env: dict[str, str] | None = None) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.long(45)
 def test_ray_cluster_on_loopback_equals_serial(ray_cluster: str) -> None:
     """The drivers are separate processes (as a user's would be): ``--address``, then
     ``RAY_ADDRESS``; the cluster's token comes from the environment."""

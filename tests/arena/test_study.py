@@ -143,6 +143,7 @@ def test_cli_study_end_to_end(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long(60)
 def test_study_on_ray_equals_local(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     assert run_study(SMALL, RayBackend(cpus=2)).to_json() == run_study(SMALL).to_json()

@@ -65,9 +65,9 @@ NOT_RUN: dict[str, str] = {
     "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/matador serve":
         "installs the package into a new environment and serves until stopped: the server's"
         " tests start it",
-    "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && .venv/bin/python -m pytest":
+    "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && .venv/bin/python -m pytest -n auto":
         "installs and runs this very test suite: .ci/run does exactly this",
-    ".venv/bin/python -m pytest": "this very test suite",
+    ".venv/bin/python -m pytest -n auto": "this very test suite",
     ".venv/bin/ruff check src tests benchmarks examples": "a step of .ci/run",
     ".venv/bin/mypy": "a step of .ci/run",
     ".ci/run": "the CI itself, which runs this test",

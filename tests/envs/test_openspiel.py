@@ -217,6 +217,7 @@ def score_vs_random(make: Any, games: int, preset: str = "classic") -> tuple[flo
 
 
 @pytest.mark.slow
+@pytest.mark.long(600)
 def test_openspiel_ismcts_beats_random() -> None:
     """OpenSpiel's ISMCTSBot, unchanged, wins at least 60% against random (95% interval)."""
     mean, low = score_vs_random(lambda g, i: ismcts_bot(g, simulations=200, seed=i), 160)
@@ -224,6 +225,7 @@ def test_openspiel_ismcts_beats_random() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long(300)
 def test_openspiel_mcts_with_determinisation_beats_random() -> None:
     mean, low = score_vs_random(lambda g, i: DeterminizedMCTSBot(g, 8, 25, seed=i), 120)
     assert low > 0.5, (mean, low)

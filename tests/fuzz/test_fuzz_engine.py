@@ -44,6 +44,7 @@ def test_engine_quick() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long(40)
 def test_engine_long() -> None:
     """The long lane: 5,000 lines per engine, 20,000 in all."""
     totals = lane(seed=7001, per_bot=5000)

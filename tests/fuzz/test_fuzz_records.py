@@ -147,6 +147,7 @@ def test_records_quick() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long(250)
 def test_records_long() -> None:
     """The long lane: more than 100,000 records through ``replay --jsonl``, and thousands
     through ``replay``, ``show``, ``analyse`` and multi-record files."""

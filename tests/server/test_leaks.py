@@ -128,6 +128,7 @@ def games_in_a_process(tmp: str, games: int, seed: int) -> dict[str, Any]:
 
 
 @pytest.mark.slow
+@pytest.mark.long(700)
 def test_zero_leaks_over_ten_thousand_games(tmp_path: Path) -> None:
     """10,000 games, split between two processes (one per core), each its own server."""
     import multiprocessing

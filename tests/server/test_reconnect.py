@@ -162,6 +162,7 @@ def test_kill_9_once_and_resume(tmp_path: Path, server_process: Any) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long(35)
 def test_kill_9_at_twenty_random_points(tmp_path: Path, server_process: Any) -> None:
     out = run(kill_and_restart(tmp_path, server_process, kills=20, seed=11))
     print(out["summary"])
