@@ -73,6 +73,7 @@ def test_bad_setups_are_refused() -> None:
 # -- scores ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # three copies scoring a third stay in the fast lane
 def test_a_bot_against_itself_scores_exactly_half() -> None:
     # Common random numbers: each seat's generator depends on the deal and the seat only,
     # so the two rotations of a deal replay the same game with the bots swapped.

@@ -111,6 +111,7 @@ def test_bad_studies_are_refused() -> None:
                             compare=(("draw", "sometimes"),)))
 
 
+@pytest.mark.slow  # six plots: the whole run only (the study's cells stay in the fast lane)
 def test_report_files(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")  # the test extra installs it
     result = run_study(SMALL)

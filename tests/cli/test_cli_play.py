@@ -217,6 +217,7 @@ def test_hot_seat_hides_the_other_hand(tmp_path: Path, matador: Any) -> None:
     assert result == record["result"]
 
 
+@pytest.mark.slow  # a second terminal session: the whole run only
 def test_show_replays_the_saved_hands(tmp_path: Path, matador: Any) -> None:
     """``matador show --all`` prints every position and the same result as ``replay``;
     with ``--seat`` the other hand stays hidden until the end."""
@@ -284,6 +285,7 @@ def quit_at_first_prompt(save: Path, seed: int, tmp_path: Path) -> str:
     return text
 
 
+@pytest.mark.slow  # quitting mid-hand stays in the fast lane
 def test_quit_before_any_move_leaves_no_file(tmp_path: Path) -> None:
     """Seed 3: you lead, and quitting before your first move leaves nothing behind."""
     save = tmp_path / "q.jsonl"
@@ -307,6 +309,7 @@ def test_quit_mid_hand_saves_the_unfinished_hand(matador: Any, tmp_path: Path) -
     assert replayed(matador, save, tmp_path) == [{"over": False, "to_move": 0}]
 
 
+@pytest.mark.slow  # two more terminal sessions: the whole run only
 def test_ctrl_c_and_eof_stop_quietly(tmp_path: Path) -> None:
     """Ctrl-C exits 130 and end of input exits 0, both without a traceback."""
     child = spawn(["play", "--seat", "human", "--seat", "easy", "--no-save"], tmp_path)

@@ -15,15 +15,17 @@ import pytest
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
+SLOW = pytest.mark.slow  # the whole run only: the fast lane keeps one of each kind
 CASES = [
     ("replay", str(EXAMPLES / "hand.json")),
-    ("replay", "--trace", str(EXAMPLES / "hand.json")),
-    ("replay", "--jsonl", str(EXAMPLES / "archive.jsonl")),
+    pytest.param(("replay", "--trace", str(EXAMPLES / "hand.json")), marks=SLOW),
+    pytest.param(("replay", "--jsonl", str(EXAMPLES / "archive.jsonl")), marks=SLOW),
     ("replay", str(EXAMPLES / "refused_illegal_move.json")),
-    ("deal", "--preset", "six", "--players", "3", "--seed", "4"),
-    ("simulate", "--preset", "russian", "--players", "2", "--hands", "5", "--seed", "2"),
+    pytest.param(("deal", "--preset", "six", "--players", "3", "--seed", "4"), marks=SLOW),
+    pytest.param(("simulate", "--preset", "russian", "--players", "2", "--hands", "5",
+                  "--seed", "2"), marks=SLOW),
     ("deal", "--preset", "classic", "--players", "9"),
-    ("replay", "--no-such-flag"),
+    pytest.param(("replay", "--no-such-flag"), marks=SLOW),
     ("--version",),
 ]
 

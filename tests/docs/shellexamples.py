@@ -65,7 +65,8 @@ NOT_RUN: dict[str, str] = {
     "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/matador serve":
         "installs the package into a new environment and serves until stopped: the server's"
         " tests start it",
-    "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && .venv/bin/python -m pytest -n auto":
+    "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && "
+    ".venv/bin/python -m pytest -n auto":
         "installs and runs this very test suite: .ci/run does exactly this",
     ".venv/bin/python -m pytest -n auto": "this very test suite",
     ".venv/bin/ruff check src tests benchmarks examples": "a step of .ci/run",

@@ -197,6 +197,7 @@ def test_a_spent_clock_hands_the_move_to_the_bot_and_pauses_while_down(
     run(again())
 
 
+@pytest.mark.slow  # a second whole match: the whole run only
 def test_rematch_opens_the_next_match_with_the_same_links(tmp_path: Path) -> None:
     async def go() -> None:
         async with live_server(fast_settings(tmp_path)) as live:
@@ -352,6 +353,7 @@ def test_an_operators_engine_takes_a_seat(tmp_path: Path) -> None:
     run(go())
 
 
+@pytest.mark.slow  # two servers in turn: the whole run only
 def test_finished_tables_leave_memory_and_come_back(tmp_path: Path) -> None:
     async def go() -> None:
         settings = fast_settings(tmp_path, unload_after=0.2, upkeep_every=0.1)
