@@ -18,6 +18,11 @@ def classic_fast(configs: Iterable[tuple[str, int]]) -> list[Any]:
             for case in configs]
 
 
+def classic_preset_fast(presets: Iterable[str]) -> list[Any]:
+    """Preset names for ``parametrize``: classic in the fast lane, every other marked slow."""
+    return [p if p == "classic" else pytest.param(p, marks=pytest.mark.slow) for p in presets]
+
+
 def examples(full: int) -> int:
     """How many examples (of a Hypothesis property, random hands of a model check): ``full`` in
     the whole run, a quarter (at least 10) in the fast lane."""

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from lanes import classic_fast
 from matador.core.rules import PRESETS, Rules
 from matador.core.state import HandState
 from matador.testing import InvariantViolation, random_sim_test
@@ -14,7 +15,7 @@ CASES = [(p, n) for p in PRESETS for n in range(Rules.from_preset(p).players[0],
                                                    Rules.from_preset(p).players[1] + 1)]
 
 
-@pytest.mark.parametrize(("preset", "players"), CASES)
+@pytest.mark.parametrize(("preset", "players"), classic_fast(CASES))
 def test_random_sim_every_preset_and_player_count(preset: str, players: int) -> None:
     """R1-R22 invariants at every position of random hands."""
     report = random_sim_test(Rules.from_preset(preset), players, hands=6,

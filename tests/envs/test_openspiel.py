@@ -79,8 +79,9 @@ def resample_checker(samples: int, seed: int) -> Any:
     return check
 
 
-@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("paluba", 2), ("six", 3),
-                                                 ("russian", 4)])
+@pytest.mark.parametrize(("preset", "players"), [
+    ("classic", 2), pytest.param("paluba", 2, marks=pytest.mark.slow),
+    pytest.param("six", 3, marks=pytest.mark.slow), ("russian", 4)])
 def test_resample_invariant_on_every_state(preset: str, players: int) -> None:
     game = load(preset, players)
     for seed in range(2):

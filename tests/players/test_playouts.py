@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from lanes import classic_preset_fast
 from matador.core.moves import DRAW, PASS
 from matador.core.rules import PRESETS, Rules
 from matador.core.state import HandState
@@ -38,7 +39,7 @@ def _no_voids(view: PlayerView) -> bool:
         e.kind != "void" for s in range(view.players) if s != view.seat for e in view.events[s])
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", classic_preset_fast(PRESETS))
 def test_table_move_is_the_heuristics_choice(preset: str) -> None:
     """Known answer: where the view proves no holes, a playout seat plays exactly as the
     ``heuristic`` bot in its seat would (same evaluation, all seats blocked, R15, R17)."""

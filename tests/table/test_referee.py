@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from lanes import classic_preset_fast
 from matador.core.moves import DRAW, PASS, Move
 from matador.core.record import parse_record, replay
 from matador.core.rules import PRESETS, Rules
@@ -216,7 +217,7 @@ def _known_tiles(table: Table, recipient: int, known: dict[int, set[str]], event
                 "position", {})
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", classic_preset_fast(PRESETS))
 def test_no_recipient_ever_sees_a_tile_it_may_not_know(preset: str) -> None:
     rules = Rules.from_preset(preset, {"match_target": 25})
     rng = random.Random(11)

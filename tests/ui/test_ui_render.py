@@ -32,7 +32,8 @@ from matador.ui.render import (
 )
 from matador.ui.rules_text import render_rules, rule_lines
 
-CASES = [("classic", 2), pytest.param("classic", 4, marks=pytest.mark.slow), ("paluba", 2),
+CASES = [("classic", 2), pytest.param("classic", 4, marks=pytest.mark.slow),
+         pytest.param("paluba", 2, marks=pytest.mark.slow),
          pytest.param("russian", 3, marks=pytest.mark.slow),
          pytest.param("six", 4, marks=pytest.mark.slow)]
 
