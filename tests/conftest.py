@@ -42,6 +42,5 @@ def pytest_configure(config: pytest.Config) -> None:
         compileall.compile_dir(SRC, quiet=1)
 
 
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items[:] = lanes.long_first(items)

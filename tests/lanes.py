@@ -1,4 +1,5 @@
-"""What runs in the fast lane (``-m "not slow"``) and what only in CI's whole run."""
+"""What runs in the fast lane (``-m "not slow"``) and what only in CI's whole run, and the
+order of the whole run (the tests that take minutes first)."""
 
 from __future__ import annotations
 
