@@ -18,7 +18,14 @@ Every argument goes to ``matador arena``; the variants are:
 * ``sage-tw``: playouts (every seat's moves in them) with the ``heuristic``
   weights that ``benchmarks/tune_heuristic.py`` found for classic with four
   players (:data:`TUNED_4P`), set around the bot's own searches only, so the
-  other bots of the match keep the defaults.
+  other bots of the match keep the defaults;
+* ``sage-g``: ``pimc``'s greedy playouts (``sage``: every seat the card
+  counter);
+* ``sage-x``: exact endgames with any number of players (``sage``: two only),
+  as ``pimc`` has them;
+* ``sage-gx``: both, with ``pimc``'s share of random moves in the playouts:
+  ``pimc`` with ``sage``'s time management (with no early stop it is ``pimc``,
+  statistic for statistic; ``tests/players/test_sage.py``).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from matador.core.view import PlayerView
 from matador.players import SageBot, register
 from matador.players import heuristic as h
 from matador.players.base import Budget
+from matador.players.rollout import EPSILON as ROLLOUT_EPSILON
 from matador.players.rollout import kernel_policy
 
 TUNED_4P = {"W_PIPS": 1.6, "W_MATADOR": 19.2}
@@ -71,6 +79,9 @@ VARIANTS = {
     "sage-eps0": partial(SageBot, epsilon=0.0),
     "sage-eps20": partial(SageBot, epsilon=0.2),
     "sage-tw": TunedSage,
+    "sage-g": partial(SageBot, playout="greedy"),
+    "sage-x": partial(SageBot, endgame_all=True),
+    "sage-gx": partial(SageBot, playout="greedy", endgame_all=True, epsilon=ROLLOUT_EPSILON),
 }
 
 

@@ -14,8 +14,11 @@ from matador.core.state import HandState
 from matador.core.view import PlayerView
 from matador.players import LEVELS, BotError, make_bot
 from matador.players.base import Budget
-from matador.players.sage import MAX_FACTOR, SageBot
-from matador.players.timing import MIN_SAMPLES
+from matador.players.pimc import PIMCBot
+from matador.players.rollout import EPSILON as ROLLOUT_EPSILON
+from matador.players.rollout import policy_move, tiles_in_play
+from matador.players.sage import ENDGAME_TILES, MAX_FACTOR, SageBot
+from matador.players.timing import MIN_SAMPLES, distinct_moves
 
 
 def _win_or_lose() -> PlayerView:
@@ -176,3 +179,48 @@ def test_sage_plays_the_same_whatever_the_hidden_tiles(players: int) -> None:
                 checked += 1
             ids = state.legal_move_ids()
             state.push(ids[rng.randrange(len(ids))])
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_sage_with_pimc_finish_is_pimc(preset: str) -> None:
+    """With ``pimc``'s greedy playouts (and their share of random moves), exact endgames at
+    any number of players and no early stop, ``sage`` is ``pimc``: the same statistics for
+    every move at every decision of whole hands, the endgames included."""
+    lo, hi = Rules.from_preset(preset).players
+    compared = endgames = 0
+    for players in range(lo, hi + 1):
+        rng = random.Random(players)
+        found = endgames
+        for _ in range(20):  # with 3-4 players, hands until one has an endgame decision
+            state = HandState.new(Rules.from_preset(preset), players, rng)
+            compared, endgames = _compare_with_pimc(state, rng, compared, endgames)
+            if players == 2 or endgames > found:
+                break
+    assert compared >= 3 and (endgames >= 1 or hi == 2)
+
+
+def _compare_with_pimc(state: HandState, rng: random.Random, compared: int, endgames: int
+                       ) -> tuple[int, int]:
+    """Play ``state`` out, comparing ``sage`` with ``pimc``'s finish to ``pimc`` at every
+    decision between distinct moves; the counts of decisions and of endgame decisions
+    (three or more players, few tiles) compared so far."""
+    while state.outcome is None:
+        view = PlayerView.of(state, state.to_move)
+        legal = view.legal_move_ids()
+        if len(distinct_moves(legal, view.left, view.right)) == len(legal) > 1:
+            sage = SageBot(Budget(iterations=12), playout="greedy", endgame_all=True,
+                           early_stop=False, epsilon=ROLLOUT_EPSILON)
+            ours = sage.search(view, random.Random(state.ply))
+            theirs = PIMCBot(Budget(iterations=12)).search(view, random.Random(state.ply))
+            assert {m: (s.n, s.win, s.points) for m, s in ours.stats.items()} == \
+                {m: (s.n, s.win, s.points) for m, s in theirs.stats.items()}
+            compared += 1
+            endgames += view.players > 2 and tiles_in_play(state) <= ENDGAME_TILES
+        state.push(policy_move(state, rng, 0.0))
+    return compared, endgames
+
+
+def test_sage_refuses_an_unknown_playout() -> None:
+    with pytest.raises(ValueError, match="unknown playout 'heuristic': expected one of "
+                                         "greedy, table"):
+        SageBot(playout="heuristic")

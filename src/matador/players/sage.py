@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
 
 from matador.core.errors import ViewError
@@ -80,7 +80,7 @@ from matador.players.playouts import (
     seat_rollout,
     table_rollout,
 )
-from matador.players.rollout import EndgameSolver
+from matador.players.rollout import EndgameSolver, RandomSource, greedy_rollout
 from matador.players.timing import MIN_SAMPLES, ThinkClock, distinct_moves, settled
 
 ENDGAME_TILES = 9
@@ -92,6 +92,9 @@ CHECK_EVERY = 8
 the worlds seen so far, so that checking stays cheap)."""
 BATCH_MAX = 256
 """Most worlds in one batch of playouts."""
+PLAYOUTS: dict[str, Callable[[HandState, RandomSource, float], None]] = {
+    "table": table_rollout, "greedy": greedy_rollout}
+"""The playout policies a search can finish its worlds with, by name (``playout``)."""
 MODEL_WORLDS = 64
 """Worlds over which the other seats' observed choices are weighed (``model_opponents``)."""
 MODEL_ODDS = 1.0
@@ -160,7 +163,11 @@ class SageBot(Bot):
     ``early_stop`` lets a decision end once settled (and bank the time it
     saved); ``epsilon`` is the share of random moves in the playouts;
     ``endgame`` the number of tiles in play below which a two-player world is
-    solved exactly (0: never); ``model_opponents`` plays the other seats in the
+    solved exactly (0: never), and with ``endgame_all`` a world of any number
+    of players; ``playout`` is ``table`` (every seat plays the card counter,
+    :func:`~matador.players.playouts.table_rollout`) or ``greedy`` (``pimc``'s,
+    :func:`~matador.players.rollout.greedy_rollout`);
+    ``model_opponents`` plays the other seats in the
     playouts as the policy their choices point to (:func:`opponent_policies`;
     the ``sage-om`` kind); ``kernel`` plays the playouts in the compiled
     kernel: True, False, or None for "when installed" (the statistics are the
@@ -172,8 +179,14 @@ class SageBot(Bot):
 
     def __init__(self, budget: Budget | None = None, *, early_stop: bool = True,
                  epsilon: float = EPSILON, endgame: int = ENDGAME_TILES,
-                 model_opponents: bool = False, kernel: bool | None = None) -> None:
+                 model_opponents: bool = False, kernel: bool | None = None,
+                 playout: str = "table", endgame_all: bool = False) -> None:
         super().__init__(budget)
+        if playout not in PLAYOUTS:
+            raise ValueError(f"unknown playout {playout!r}: expected one of "
+                             f"{', '.join(sorted(PLAYOUTS))}")
+        self.playout = playout
+        self.endgame_all = endgame_all
         self.early_stop = early_stop
         self.model_opponents = model_opponents
         self.epsilon = epsilon
@@ -230,8 +243,8 @@ class SageBot(Bot):
         moves = distinct_moves(legal, view.left, view.right)
         stats = {m: MoveStats(m) for m in moves}
         seat = view.seat
-        finish = Finish(table_rollout, "table", self.epsilon,
-                        self.endgame if view.players == 2 else 0)
+        finish = Finish(PLAYOUTS[self.playout], self.playout, self.epsilon,
+                        self.endgame if view.players == 2 or self.endgame_all else 0)
         use_kernel = kernel_enabled(self.kernel)
         solver = self._solver
         begin = time.perf_counter()
