@@ -15,13 +15,15 @@ from matador.core.state import HandState
 from matador.core.view import PlayerView
 from matador.players import SageBot, heuristic
 from matador.players.base import Budget
+from matador.players.rollout import EPSILON as ROLLOUT_EPSILON
 
 SCRIPT = BENCHMARKS / "variants.py"
 
 
 def pieces(bot: SageBot) -> dict[str, object]:
     return {"endgame": bot.endgame, "early_stop": bot.early_stop, "epsilon": bot.epsilon,
-            "kernel": bot.kernel, "budget": bot.budget}
+            "kernel": bot.kernel, "budget": bot.budget, "playout": bot.playout,
+            "endgame_all": bot.endgame_all}
 
 
 def test_each_variant_changes_one_piece_of_sage() -> None:
@@ -29,7 +31,9 @@ def test_each_variant_changes_one_piece_of_sage() -> None:
     changed: dict[str, dict[str, object]] = {
         "sage-e0": {"endgame": 0}, "sage-e12": {"endgame": 12},
         "sage-full": {"early_stop": False}, "sage-eps0": {"epsilon": 0.0},
-        "sage-eps20": {"epsilon": 0.2}, "sage-tw": {}}
+        "sage-eps20": {"epsilon": 0.2}, "sage-tw": {}, "sage-g": {"playout": "greedy"},
+        "sage-x": {"endgame_all": True},
+        "sage-gx": {"playout": "greedy", "endgame_all": True, "epsilon": ROLLOUT_EPSILON}}
     variants = load_benchmark("variants").VARIANTS
     assert set(variants) == set(changed)
     for kind, factory in variants.items():
