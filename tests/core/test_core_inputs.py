@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from matador.core import sampling
 from matador.core.errors import InvalidMoveError, RulesError, ViewError
 from matador.core.match import Match
 from matador.core.moves import Move
@@ -203,9 +204,10 @@ def test_the_sampler_finds_a_view_impossible_by_counting() -> None:
         WorldSampler(PlayerView.from_json(HARD))
 
 
-def test_the_sampler_gives_up_when_told() -> None:
+def test_the_sampler_gives_up_when_told(monkeypatch: pytest.MonkeyPatch) -> None:
     """Plain rejection sampling (what the sampler falls back to when counting would take
-    too long) asks ``give_up`` before each candidate after the first."""
+    too long) asks ``give_up`` before each candidate after the first ``GIVE_UP_AFTER``."""
+    monkeypatch.setattr(sampling, "GIVE_UP_AFTER", 1)
     sampler = WorldSampler(PlayerView.from_json(SLOW))
     sampler.variants = None  # plain rejection sampling
     calls = []
@@ -217,3 +219,13 @@ def test_the_sampler_gives_up_when_told() -> None:
     with pytest.raises(ViewError, match="within the time budget"):
         sampler.sample(random.Random(1), give_up)
     assert sampler.attempts == 51
+
+
+def test_a_clock_that_ran_out_early_does_not_make_a_view_impossible() -> None:
+    """``give_up`` true from the start (a stalled process): the sampler still draws
+    ``GIVE_UP_AFTER`` candidates and finds SLOW's world after 169 (a search once forfeited a
+    possible view after one candidate)."""
+    sampler = WorldSampler(PlayerView.from_json(SLOW))
+    sampler.variants = None
+    sampler.sample(random.Random(1), lambda: True)
+    assert 1 < sampler.attempts <= sampling.GIVE_UP_AFTER
