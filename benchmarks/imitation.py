@@ -34,13 +34,14 @@ import numpy as np
 from scipy.optimize import minimize  # type: ignore[import-untyped]
 
 from matador.arena.stats import wilson
-from matador.core.moves import DRAW, MOVE_END, MOVE_EXPOSED, MOVE_TILE, PASS, PLAY_BASE
+from matador.core.moves import DRAW, MOVE_TILE, PASS
 from matador.core.rules import PRESETS, Rules
 from matador.core.state import HandState
 from matador.core.tiles import ALL_TILES, HALVES, PIPS
 from matador.core.view import PlayerView
 from matador.players import make_bot
 from matador.players.base import BotError
+from matador.players.heuristic import ends_after
 from matador.players.playouts import block_counts, greedy_choice, table_choice
 from matador.players.timing import distinct_moves
 
@@ -113,12 +114,7 @@ def features(state: HandState, moves: Sequence[int]) -> np.ndarray:
         t = MOVE_TILE[m]
         rest = hand & ~(1 << t)
         f[9] = not rest and goes_out
-        if m < PLAY_BASE:
-            a, b = HALVES[m]
-        elif MOVE_END[m]:
-            a, b = left, MOVE_EXPOSED[m]
-        else:
-            a, b = MOVE_EXPOSED[m], right
+        a, b = ends_after(m, left, right)
         fits = tb.playable_against[a][b]
         f[0] = PIPS[t]
         f[1] = (rest & fits & tb.non_matadors).bit_count()
