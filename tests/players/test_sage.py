@@ -222,5 +222,34 @@ def _compare_with_pimc(state: HandState, rng: random.Random, compared: int, endg
 
 def test_sage_refuses_an_unknown_playout() -> None:
     with pytest.raises(ValueError, match="unknown playout 'heuristic': expected one of "
-                                         "greedy, table"):
+                                         "auto, greedy, table"):
         SageBot(playout="heuristic")
+
+
+@pytest.mark.parametrize(("preset", "players", "expected"), [
+    ("six", 4, "greedy"), ("six", 3, "table"), ("classic", 4, "table"), ("russian", 2, "table"),
+])
+def test_the_default_playouts_are_the_measured_better_ones_at_each_table(
+        preset: str, players: int, expected: str) -> None:
+    """``playout="auto"`` (the default) searches exactly as the named policy does at that
+    table, and differently from the other one (greedy under six with four players)."""
+    rules = Rules.from_preset(preset)
+    other = "table" if expected == "greedy" else "greedy"
+    rng = random.Random(players)
+    differs = 0
+    for _ in range(6):
+        state = HandState.new(rules, players, rng)
+        for _ in range(2 * players):
+            if state.is_over:
+                break
+            view = PlayerView.of(state, state.to_move)
+            if len(view.legal_move_ids()) > 1:
+                stats = [SageBot(Budget(iterations=40), playout=p, early_stop=False)
+                         .search(view, random.Random(3)).stats
+                         for p in ("auto", expected, other)]
+                assert [(s.n, s.win, s.points) for s in stats[0].values()] == \
+                    [(s.n, s.win, s.points) for s in stats[1].values()]
+                differs += stats[1] != stats[2]
+            ids = view.legal_move_ids()
+            state.push(ids[rng.randrange(len(ids))])
+    assert differs

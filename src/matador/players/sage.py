@@ -12,7 +12,9 @@ pieces that measured stronger (``docs/bots.md``):
   bot meets play; the ``pimc`` playouts block the next seat only. They run
   in the compiled kernel when it is installed (``matador[fast]``, the
   ``table`` policy), in batches of worlds, with the same moves as in pure
-  Python.
+  Python. Under ``six`` with four players, where the card counter plays no
+  better than ``greedy``, the playouts are ``pimc``'s greedy ones
+  (:data:`AUTO_PLAYOUTS`).
 * **Exact endgames**: once few tiles are left, a world is solved exactly
   (:class:`~matador.players.rollout.EndgameSolver`, max^n: every seat
   maximises its own chance), with two players only: with more, the solver's
@@ -95,6 +97,21 @@ BATCH_MAX = 256
 PLAYOUTS: dict[str, Callable[[HandState, RandomSource, float], None]] = {
     "table": table_rollout, "greedy": greedy_rollout}
 """The playout policies a search can finish its worlds with, by name (``playout``)."""
+AUTO_PLAYOUTS: dict[tuple[str, int], str] = {("six", 4): "greedy"}
+"""Tables (preset, players) where ``playout="auto"`` (the default) plays ``pimc``'s greedy
+playouts instead of the table policy: under ``six`` with four players the card counter is
+no better a player than ``greedy`` (the round robin in ``docs/bots.md``), and ``sage`` with
+table playouts measured behind ``pimc`` seats, with greedy ones level (docs/bots.md)."""
+
+
+def playout_for(preset: str, players: int) -> str:
+    """The playout policy of ``playout="auto"`` at a table: :data:`AUTO_PLAYOUTS`, else
+    ``table``.
+
+    >>> playout_for("six", 4), playout_for("six", 3), playout_for("classic", 4)
+    ('greedy', 'table', 'table')
+    """
+    return AUTO_PLAYOUTS.get((preset, players), "table")
 MODEL_WORLDS = 64
 """Worlds over which the other seats' observed choices are weighed (``model_opponents``)."""
 MODEL_ODDS = 1.0
@@ -165,8 +182,9 @@ class SageBot(Bot):
     ``endgame`` the number of tiles in play below which a two-player world is
     solved exactly (0: never), and with ``endgame_all`` a world of any number
     of players; ``playout`` is ``table`` (every seat plays the card counter,
-    :func:`~matador.players.playouts.table_rollout`) or ``greedy`` (``pimc``'s,
-    :func:`~matador.players.rollout.greedy_rollout`);
+    :func:`~matador.players.playouts.table_rollout`), ``greedy`` (``pimc``'s,
+    :func:`~matador.players.rollout.greedy_rollout`) or ``auto``, the measured better
+    of the two at the view's table (:func:`playout_for`);
     ``model_opponents`` plays the other seats in the
     playouts as the policy their choices point to (:func:`opponent_policies`;
     the ``sage-om`` kind); ``kernel`` plays the playouts in the compiled
@@ -180,11 +198,11 @@ class SageBot(Bot):
     def __init__(self, budget: Budget | None = None, *, early_stop: bool = True,
                  epsilon: float = EPSILON, endgame: int = ENDGAME_TILES,
                  model_opponents: bool = False, kernel: bool | None = None,
-                 playout: str = "table", endgame_all: bool = False) -> None:
+                 playout: str = "auto", endgame_all: bool = False) -> None:
         super().__init__(budget)
-        if playout not in PLAYOUTS:
+        if playout not in PLAYOUTS and playout != "auto":
             raise ValueError(f"unknown playout {playout!r}: expected one of "
-                             f"{', '.join(sorted(PLAYOUTS))}")
+                             f"{', '.join(sorted([*PLAYOUTS, 'auto']))}")
         self.playout = playout
         self.endgame_all = endgame_all
         self.early_stop = early_stop
@@ -243,7 +261,9 @@ class SageBot(Bot):
         moves = distinct_moves(legal, view.left, view.right)
         stats = {m: MoveStats(m) for m in moves}
         seat = view.seat
-        finish = Finish(PLAYOUTS[self.playout], self.playout, self.epsilon,
+        playout = (playout_for(view.rules.preset, view.players) if self.playout == "auto"
+                   else self.playout)
+        finish = Finish(PLAYOUTS[playout], playout, self.epsilon,
                         self.endgame if view.players == 2 or self.endgame_all else 0)
         use_kernel = kernel_enabled(self.kernel)
         solver = self._solver
@@ -336,6 +356,6 @@ def _with_twins(stats: dict[int, MoveStats], legal: tuple[int, ...], view: Playe
     return out
 
 
-__all__ = ["BATCH_MAX", "CHECK_EVERY", "ENDGAME_TILES", "MAX_FACTOR", "MODEL_ODDS",
-           "MODEL_SETTLED", "MODEL_TRUST", "MODEL_WORLDS", "SageBot", "SageOMBot",
-           "opponent_log_odds", "opponent_policies"]
+__all__ = ["AUTO_PLAYOUTS", "BATCH_MAX", "CHECK_EVERY", "ENDGAME_TILES", "MAX_FACTOR",
+           "MODEL_ODDS", "MODEL_SETTLED", "MODEL_TRUST", "MODEL_WORLDS", "SageBot", "SageOMBot",
+           "opponent_log_odds", "opponent_policies", "playout_for"]
