@@ -25,14 +25,16 @@ def test_views_are_every_seat_before_every_move() -> None:
     assert len(first) == 3
 
 
-def test_the_forfeited_view_costs_one_candidate_a_world_and_thousands_without() -> None:
+def test_the_forfeited_view_costs_one_candidate_a_world_and_thousands_before() -> None:
     view = PlayerView.from_json(FORFEITED)
     assert bench.cost(view, 20, 1) == 1.0
-    with bench.without_exclusions():
+    with bench.as_before():
         assert sampling._tight(view, [0, 1, 2]) == {0: 0, 1: 0, 2: 0}
+        assert sampling._order(view, [2, 0, 1], {}) == [2, 0, 1]
         slow = bench.cost(view, 2, 1)
     assert slow > 1000
     assert sampling._tight(view, [0, 1, 2])[0]  # restored
+    assert sampling._order(view, [0, 1, 2], sampling._tight(view, [0, 1, 2]))[0] == 0
 
 
 def test_a_tiny_run_prints_both_samplers(capsys: pytest.CaptureFixture[str]) -> None:
@@ -41,7 +43,7 @@ def test_a_tiny_run_prints_both_samplers(capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("six, 4 players, 1 hands, ")
     assert out[1].strip().startswith("sampler ") and "candidates a world" in out[1]
-    assert any(line.strip().startswith("no exclusions ") for line in out)
+    assert any(line.strip().startswith("as before ") for line in out)
 
 
 def test_bad_arguments_are_named(capsys: pytest.CaptureFixture[str]) -> None:

@@ -400,6 +400,20 @@ def _tight(view: PlayerView, others: list[int]) -> dict[int, int]:
     return excluded
 
 
+def _order(view: PlayerView, others: list[int], excluded: dict[int, int]) -> list[int]:
+    """The other seats in the order the sampler counts and draws them: fewest spare tiles
+    first (tiles a seat may hold beyond its hand size), then by seat.
+
+    A seat drawn after others is counted with an upper bound on what they left
+    it, corrected by rejection, so the most constrained seat goes first: a
+    four-player ``six`` view whose last seat could hold 7 tiles for its 5 found
+    one world in 2,500 candidates in seat order, and one in 8 in this order.
+    Any order is exact; this one wastes fewest candidates.
+    """
+    return sorted(others, key=lambda s: (
+        (view.might_hold(s) & ~excluded[s]).bit_count() - view.hand_sizes[s], s))
+
+
 class WorldSampler:
     """Draws deals, and the states they lead to, uniformly among those consistent with a view."""
 
@@ -415,6 +429,8 @@ class WorldSampler:
         _check_holders(view, self.others)
         self.excluded = _tight(view, self.others)
         """Tiles each other seat cannot hold now, implied by the view (:func:`_tight`)."""
+        self.order = _order(view, self.others, self.excluded)
+        """The other seats in the order they are counted and drawn (:func:`_order`)."""
         self.check_leader = (view.leader_by_rule and view.leader != view.seat
                              and view.rules.first_leader is FirstLeader.HIGHEST_DOUBLE)
         self.variants: list[tuple[int, list[_SeatModel]]] | None = None
@@ -447,7 +463,7 @@ class WorldSampler:
         def models(not_dealt: dict[int, int], forced: int) -> list[_SeatModel]:
             out = []
             size = self.pool.bit_count()
-            for s in self.others:
+            for s in self.order:
                 # A later seat sees a pool smaller by the tiles held by the seats before it.
                 model = _SeatModel(view, s, not_dealt[s], self.pool, size,
                                    forced if s == view.leader else -1, self.excluded[s], memos)
