@@ -55,11 +55,11 @@ from matador.core.view import PlayerView
 MAX_ATTEMPTS = 100_000
 """Rejections tolerated in one call to :meth:`WorldSampler.sample` before giving up."""
 
-GIVE_UP_AFTER = 2_000
+GIVE_UP_AFTER = 1_000
 """Candidates :meth:`WorldSampler.sample` always draws before it asks ``give_up``: a caller
 whose clock ran out before the first candidate (a stalled process, a long garbage
-collection) must not make a possible view look impossible (a search then forfeits). A few
-dozen milliseconds."""
+collection) must not make a possible view look impossible (a search then forfeits). About
+a tenth of a second (some 90 us a candidate, replay included)."""
 
 GiveUp = Callable[[], bool]
 """A function that says when a sampler should stop looking (a caller's time budget)."""

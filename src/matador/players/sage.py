@@ -97,6 +97,17 @@ BATCH_MAX = 256
 PLAYOUTS: dict[str, Callable[[HandState, RandomSource, float], None]] = {
     "table": table_rollout, "greedy": greedy_rollout}
 """The playout policies a search can finish its worlds with, by name (``playout``)."""
+MODEL_WORLDS = 64
+"""Worlds over which the other seats' observed choices are weighed (``model_opponents``)."""
+MODEL_ODDS = 1.0
+"""How many times likelier a seat's choices must be under ``greedy`` than under the table
+policy for the playouts to play it as ``greedy`` (1: the likelier policy; measured against
+4 and 0.25 in ``docs/bots.md``)."""
+MODEL_TRUST = 0.95
+"""A modelled policy's chance of making its own choice (else a uniformly random move)."""
+MODEL_SETTLED = 1000.0
+"""Odds (either way) past which a seat's policy is settled for the rest of the hand: its
+choices are no longer weighed at later decisions (``sage-om``)."""
 AUTO_PLAYOUTS: dict[tuple[str, int], str] = {("six", 4): "greedy"}
 """Tables (preset, players) where ``playout="auto"`` (the default) plays ``pimc``'s greedy
 playouts instead of the table policy: under ``six`` with four players the card counter is
@@ -112,17 +123,6 @@ def playout_for(preset: str, players: int) -> str:
     ('greedy', 'table', 'table')
     """
     return AUTO_PLAYOUTS.get((preset, players), "table")
-MODEL_WORLDS = 64
-"""Worlds over which the other seats' observed choices are weighed (``model_opponents``)."""
-MODEL_ODDS = 1.0
-"""How many times likelier a seat's choices must be under ``greedy`` than under the table
-policy for the playouts to play it as ``greedy`` (1: the likelier policy; measured against
-4 and 0.25 in ``docs/bots.md``)."""
-MODEL_TRUST = 0.95
-"""A modelled policy's chance of making its own choice (else a uniformly random move)."""
-MODEL_SETTLED = 1000.0
-"""Odds (either way) past which a seat's policy is settled for the rest of the hand: its
-choices are no longer weighed at later decisions (``sage-om``)."""
 
 
 def opponent_policies(view: PlayerView, rng: Random, worlds: int = MODEL_WORLDS,
