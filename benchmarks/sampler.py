@@ -123,12 +123,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in ("hands", "worlds"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} {getattr(args, name)}: must be at least 1")
-    for preset in args.presets:
-        allowed = Rules.from_preset(preset).players
+    for preset in args.presets:  # every table checked before any is measured
+        low, high = Rules.from_preset(preset).players
         for players in args.players:
-            if not allowed[0] <= players <= allowed[1]:
-                parser.error(f"--players {players}: {preset} is played by {allowed[0]} to "
-                             f"{allowed[1]}")
+            if not low <= players <= high:
+                parser.error(f"--players {players}: {preset} is played by {low} to {high}")
+    for preset in args.presets:
+        for players in args.players:
             for line in run(preset, players, args.hands, args.worlds, args.seed,
                             args.compare, args.worst):
                 print(line, flush=True)
