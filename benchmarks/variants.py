@@ -23,6 +23,10 @@ Every argument goes to ``matador arena``; the variants are:
   counter);
 * ``sage-x``: exact endgames with any number of players (``sage``: two only),
   as ``pimc`` has them;
+* ``sage-cheater``: ``sage``'s whole search (playouts, endgames, time) on the true
+  hands, the boneyard order still unknown, as the ``cheater`` does with ``pimc``'s:
+  the ceiling of what knowing the other hands is worth to ``sage``, which only the
+  arena can run;
 * ``sage-gx``: both, with ``pimc``'s share of random moves in the playouts:
   ``pimc`` with ``sage``'s time management (with no early stop it is ``pimc``,
   statistic for statistic; ``tests/players/test_sage.py``).
@@ -31,14 +35,17 @@ Every argument goes to ``matador arena``; the variants are:
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from functools import partial
 from random import Random
 
 from matador.cli.main import main
+from matador.core.state import HandState
 from matador.core.view import PlayerView
 from matador.players import SageBot, register
 from matador.players import heuristic as h
-from matador.players.base import Budget
+from matador.players.base import Budget, OracleBot
+from matador.players.pimc import true_worlds
 from matador.players.rollout import EPSILON as ROLLOUT_EPSILON
 from matador.players.rollout import kernel_policy
 
@@ -72,7 +79,39 @@ class TunedSage(SageBot):
             self._swap(saved)
 
 
+class _TrueSage(SageBot):
+    """``sage`` searching the worlds of one true state (set by :class:`SageCheater`)."""
+
+    truth: HandState | None = None
+
+    def worlds(self, view: PlayerView, budget: Budget) -> Callable[[Random], HandState]:
+        assert self.truth is not None and self.truth.to_move == view.seat
+        return true_worlds(self.truth)
+
+
+class SageCheater(OracleBot):
+    """``sage`` on the true hands (``sage-cheater``): its search, time bank and endgames, the
+    worlds those of :func:`~matador.players.pimc.true_worlds` (only the boneyard order
+    unknown). A measuring stick: only the arena, which knows the state, can run it."""
+
+    kind = "sage-cheater"
+    default_budget = SageBot.default_budget
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        super().__init__(budget)
+        self.inner = _TrueSage(budget)
+
+    def _choose_truth(self, state: HandState, view: PlayerView, legal: tuple[int, ...],
+                      rng: Random) -> int:
+        self.inner.truth = state
+        try:
+            return self.inner._choose(view, legal, rng)
+        finally:
+            self.inner.truth = None
+
+
 VARIANTS = {
+    "sage-cheater": SageCheater,
     "sage-e0": partial(SageBot, endgame=0),
     "sage-e12": partial(SageBot, endgame=12),
     "sage-full": partial(SageBot, early_stop=False),

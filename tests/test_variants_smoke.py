@@ -14,7 +14,7 @@ from matador.core.rules import Rules
 from matador.core.state import HandState
 from matador.core.view import PlayerView
 from matador.players import SageBot, heuristic
-from matador.players.base import Budget
+from matador.players.base import BotError, Budget
 from matador.players.rollout import EPSILON as ROLLOUT_EPSILON
 
 SCRIPT = BENCHMARKS / "variants.py"
@@ -35,8 +35,10 @@ def test_each_variant_changes_one_piece_of_sage() -> None:
         "sage-x": {"endgame_all": True},
         "sage-gx": {"playout": "greedy", "endgame_all": True, "epsilon": ROLLOUT_EPSILON}}
     variants = load_benchmark("variants").VARIANTS
-    assert set(variants) == set(changed)
+    assert set(variants) == {*changed, "sage-cheater"}
     for kind, factory in variants.items():
+        if kind == "sage-cheater":
+            continue
         assert pieces(factory(Budget(iterations=50))) == {**plain, **changed[kind]}, kind
 
 
@@ -71,3 +73,32 @@ def test_the_tuned_variant_swaps_the_weights_for_its_own_searches_only() -> None
     assert seen == [module.TUNED_4P]  # the search ran with the tuned weights
     assert {name: getattr(heuristic, name) for name in module.TUNED_4P} == before  # restored
     assert module.TunedSage(Budget(iterations=40)).choose(view, random.Random(1)) == first
+
+
+def test_the_sage_cheater_searches_the_true_hands_only() -> None:
+    module = load_benchmark("variants")
+    state = HandState.new(Rules.from_preset("classic"), 3, random.Random(11))
+    while len(state.legal_move_ids()) == 1:
+        state.push(state.legal_move_ids()[0])
+    view = PlayerView.of(state, state.to_move)
+    cheater = module.SageCheater(Budget(iterations=30))
+    with pytest.raises(BotError, match="true state"):
+        cheater.choose(view, random.Random(1))  # an honest caller cannot run it
+    seen: list[HandState] = []
+    worlds = cheater.inner.worlds
+
+    def spy(*args: object) -> object:
+        make = worlds(*args)
+
+        def draw(rng: random.Random) -> HandState:
+            world = make(rng)
+            seen.append(world)
+            return world
+        return draw
+
+    cheater.inner.worlds = spy  # type: ignore[method-assign]
+    move = cheater.choose_with_truth(state, random.Random(1))
+    assert move in state.legal_moves and len(seen) == 30
+    assert all(w.hands == state.hands for w in seen)  # every hand known
+    assert len({w._bone for w in seen}) > 1  # the boneyard order is not
+    assert cheater.inner.truth is None  # the state is not kept after the move

@@ -275,7 +275,7 @@ class SageBot(Bot):
                 finish = Finish(seat_rollout(policies), "table", self.epsilon,
                                 self.endgame if alone else finish.exact_tiles, policies)
                 solver = self._modelled_solver(policies)
-        make_world = view_worlds(view, spec)  # after the model: its wait for a world starts now
+        make_world = self.worlds(view, spec)  # after the model: its wait for a world starts now
         seed = rng.getrandbits(64)
         limit = spec.iterations
         deadline = None if spec.millis is None else begin + spec.millis / 1000
@@ -307,6 +307,11 @@ class SageBot(Bot):
         result = SearchResult(_with_twins(stats, legal, view), done)
         self.last_search = result
         return result
+
+    def worlds(self, view: PlayerView, budget: Budget) -> Callable[[Random], HandState]:
+        """Where the search's worlds come from: :func:`~matador.players.pimc.view_worlds`,
+        the worlds consistent with ``view`` (a measuring stick may search others)."""
+        return view_worlds(view, budget)
 
     def _time_bank(self) -> ThinkClock | None:
         """The clock for the current budget: kept while the budget's time stays the same."""
