@@ -16,10 +16,15 @@ third of them, the share in which each policy makes the bot's choice:
   out, a double, and draw or pass with the hand and boneyard sizes), fitted by
   maximum likelihood (L-BFGS) to the first two thirds: the best such policy.
 
+* each ``--search SPEC``: that bot's own choice from the decision's view (a
+  search as a model of a searching seat: how many worlds a playout would have
+  to spend on each modelled decision to predict ``pimc``, say).
+
 Each share has its 95 % Wilson interval; the fitted weights are printed too::
 
     python benchmarks/imitation.py pimc:1000it --preset classic --players 2 --hands 400
     python benchmarks/imitation.py greedy --players 3 --hands 100
+    python benchmarks/imitation.py pimc:1000it --hands 150 --search pimc:32it pimc:1000it
 """
 
 from __future__ import annotations
@@ -164,6 +169,17 @@ def fitted_choice(weights: np.ndarray) -> Callable[[HandState, Sequence[int]], i
     return choose
 
 
+def search_choice(spec: str, seed: int = 0) -> Callable[[HandState, Sequence[int]], int]:
+    """The choice of the bot ``spec`` from the mover's view of a decision (its random
+    generator seeded by ``seed`` and the ply, so the same for every run)."""
+    bot = make_bot(spec)
+
+    def choose(state: HandState, moves: Sequence[int]) -> int:
+        rng = random.Random(seed * 1_000_003 + state.ply)
+        return int(bot.choose(PlayerView.of(state, state.to_move), rng))
+    return choose
+
+
 def agreement(data: Sequence[Decision], choose: Callable[[HandState, Sequence[int]], int]
               ) -> int:
     """In how many of ``data``'s decisions ``choose`` makes the recorded choice."""
@@ -178,16 +194,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--search", nargs="+", default=[], metavar="SPEC",
+                        help="bots whose own choices are scored as models too")
     args = parser.parse_args(argv)
     low, high = Rules.from_preset(args.preset).players
     if not low <= args.players <= high:
         parser.error(f"--players {args.players}: {args.preset} is played by {low} to {high}")
     if args.hands < 2:
         parser.error(f"--hands {args.hands}: needs at least 2 hands")
-    try:
-        make_bot(args.bot)
-    except BotError as e:
-        parser.error(str(e))
+    for spec in (args.bot, *args.search):
+        try:
+            make_bot(spec)
+        except BotError as e:
+            parser.error(str(e))
     start = time.perf_counter()
     data = decisions(args.bot, args.preset, args.players, args.hands, args.seed)
     cut = len(data) * 2 // 3
@@ -198,8 +217,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{args.bot}, {args.preset}, {args.players} players, {args.hands} hands, seed "
           f"{args.seed}: {len(data)} decisions, fitted on {len(train)}, shares of the other "
           f"{len(test)} ({time.perf_counter() - start:.0f} s)")
-    for name, choose in (("table", table_choice), ("greedy", greedy_choice),
-                         ("fitted", fitted_choice(weights))):
+    models = [("table", table_choice), ("greedy", greedy_choice),
+              ("fitted", fitted_choice(weights)),
+              *((spec, search_choice(spec, args.seed)) for spec in args.search)]
+    for name, choose in models:
         k = agreement(test, choose)
         lo, hi = wilson(k, len(test))
         print(f"  {name:<7} {k / len(test):.3f} [{lo:.3f}, {hi:.3f}]")

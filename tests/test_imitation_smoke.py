@@ -69,6 +69,20 @@ def test_a_tiny_run_prints_each_policy(capsys: pytest.CaptureFixture[str]) -> No
     assert out[4].strip().startswith("fitted weights: pips ")
 
 
+def test_a_search_is_scored_as_a_model(capsys: pytest.CaptureFixture[str]) -> None:
+    """A bot's own choices predict it exactly; another search's are scored like the rest."""
+    args = ["greedy", "--hands", "6", "--search", "greedy", "random"]
+    assert imitation.main(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in out[1:6]] == ["table", "greedy", "fitted", "greedy",
+                                                      "random"]
+    assert out[4].split()[1] == "1.000"
+    assert float(out[5].split()[1]) < 1
+    with pytest.raises(SystemExit):
+        imitation.main(["greedy", "--search", "nobody"])
+    assert "unknown bot 'nobody'" in capsys.readouterr().err
+
+
 def test_bad_arguments_are_named(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         imitation.main(["greedy", "--preset", "paluba", "--players", "3"])
