@@ -181,15 +181,18 @@ class EndgameSolver:
     minimax), except a seat given a policy in ``fixed`` (a choice among the
     legal moves, as :data:`matador.players.playouts.CHOOSERS` make it): that
     seat makes its policy's move, so the search is exact against it.
-    :meth:`solve` returns ``None`` when the limit is reached.
+    :meth:`solve` returns ``None`` when the limit is reached. With ``stop_at_win``
+    a mover's other moves are not searched once one wins outright (its win value
+    1): the values are the same, found with fewer positions.
     """
 
     def __init__(self, node_limit: int = 20_000,
-                 fixed: Sequence[Callable[[HandState, Sequence[int]], int] | None] = ()
-                 ) -> None:
+                 fixed: Sequence[Callable[[HandState, Sequence[int]], int] | None] = (),
+                 stop_at_win: bool = False) -> None:
         self.node_limit = node_limit
         self.nodes = 0
         self.fixed = tuple(fixed)
+        self.stop_at_win = stop_at_win
         self.memo: dict[tuple[object, ...], tuple[float, ...]] = {}
 
     def solve(self, state: HandState) -> tuple[float, ...] | None:
@@ -223,6 +226,8 @@ class EndgameSolver:
             value = self._search(child)
             if best is None or value[s] > best[s]:
                 best = value
+                if self.stop_at_win and value[s] >= 1.0:
+                    break
         assert best is not None
         self.memo[key] = best
         return best

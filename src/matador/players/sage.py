@@ -19,6 +19,11 @@ pieces that measured stronger (``docs/bots.md``):
   (:class:`~matador.players.rollout.EndgameSolver`, max^n: every seat
   maximises its own chance), with two players only: with more, the solver's
   perfect-information opponents play another game than the real ones.
+* **Positions with nothing hidden**: with two players, once the boneyard is
+  empty (and nothing was set aside) the view determines the world, and a
+  decision is solved exactly whatever the number of tiles, within a node limit
+  (:func:`solve_known`); playouts chose a worse move in some of those positions
+  (``benchmarks/determined.py``).
 * **Opponents** (``sage-om`` only, ``model_opponents``): each other seat's
   observed choices are weighed, over :data:`MODEL_WORLDS` worlds, under the
   table policy and under the ``greedy`` bot's (:func:`opponent_policies`);
@@ -63,6 +68,7 @@ from collections.abc import Callable, Sequence
 from random import Random
 
 from matador.core.errors import ViewError
+from matador.core.sampling import sampler_for
 from matador.core.state import HandState
 from matador.core.streams import Stream
 from matador.core.view import PlayerView
@@ -72,6 +78,7 @@ from matador.players.pimc import (
     MoveStats,
     SearchResult,
     kernel_enabled,
+    points_estimate,
     value_batch,
     view_worlds,
 )
@@ -108,6 +115,12 @@ MODEL_TRUST = 0.95
 MODEL_SETTLED = 1000.0
 """Odds (either way) past which a seat's policy is settled for the rest of the hand: its
 choices are no longer weighed at later decisions (``sage-om``)."""
+KNOWN_NODES = 20_000
+"""Most positions the exact search visits to solve a decision whose view determines the
+world (two players, empty boneyard, nothing set aside) for an iteration budget; a time
+budget allows :data:`KNOWN_NODES_PER_MS` a millisecond of it (about half its time)."""
+KNOWN_NODES_PER_MS = 100
+"""Positions of the exact search allowed per millisecond of a time budget (some 5 us each)."""
 AUTO_PLAYOUTS: dict[tuple[str, int], str] = {("six", 4): "greedy"}
 """Tables (preset, players) where ``playout="auto"`` (the default) plays ``pimc``'s greedy
 playouts instead of the table policy: under ``six`` with four players the card counter is
@@ -123,6 +136,47 @@ def playout_for(preset: str, players: int) -> str:
     ('greedy', 'table', 'table')
     """
     return AUTO_PLAYOUTS.get((preset, players), "table")
+
+
+def known_world(view: PlayerView) -> bool:
+    """Whether ``view`` determines the world: two players, an empty boneyard and nothing set
+    aside, so the tiles the seat has not seen are exactly the other hand (the hand is then a
+    game of perfect information)."""
+    return view.players == 2 and view.boneyard_size == 0 and view.set_aside_size == 0
+
+
+def known_nodes(budget: Budget) -> int:
+    """The exact search's node limit for a determined decision under ``budget``:
+    :data:`KNOWN_NODES_PER_MS` a millisecond of a time budget, else :data:`KNOWN_NODES`.
+
+    >>> known_nodes(Budget(millis=100)), known_nodes(Budget(iterations=300))
+    (10000, 20000)
+    """
+    if budget.millis is not None:
+        return int(min(KNOWN_NODES, budget.millis * KNOWN_NODES_PER_MS))
+    return KNOWN_NODES
+
+
+def solve_known(view: PlayerView, moves: Sequence[int], nodes: int
+                ) -> dict[int, MoveStats] | None:
+    """Each of ``moves`` solved exactly in the one world of a determined ``view``
+    (:func:`known_world`): its win value under perfect play, and the points of a greedy
+    finish to break ties; ``None`` when the exact search needs more than ``nodes`` positions
+    in all."""
+    world = sampler_for(view).sample(Random(0))
+    solver = EndgameSolver(node_limit=nodes, stop_at_win=True)
+    out: dict[int, MoveStats] = {}
+    for m in moves:
+        child = world.copy()
+        child.push(m)
+        solver.node_limit = nodes
+        value = solver.solve(child)
+        if value is None:
+            return None
+        nodes -= solver.nodes
+        stats = out[m] = MoveStats(m)
+        stats.add(value[view.seat], points_estimate(child, view.seat))
+    return out
 
 
 def opponent_policies(view: PlayerView, rng: Random, worlds: int = MODEL_WORLDS,
@@ -185,7 +239,9 @@ class SageBot(Bot):
     :func:`~matador.players.playouts.table_rollout`), ``greedy`` (``pimc``'s,
     :func:`~matador.players.rollout.greedy_rollout`) or ``auto``, the measured better
     of the two at the view's table (:func:`playout_for`);
-    ``model_opponents`` plays the other seats in the
+    ``solve_known`` solves a decision exactly when the view determines the world
+    (:func:`known_world`) and the exact search needs at most the budget's nodes
+    (:func:`known_nodes`); ``model_opponents`` plays the other seats in the
     playouts as the policy their choices point to (:func:`opponent_policies`;
     the ``sage-om`` kind); ``kernel`` plays the playouts in the compiled
     kernel: True, False, or None for "when installed" (the statistics are the
@@ -198,8 +254,10 @@ class SageBot(Bot):
     def __init__(self, budget: Budget | None = None, *, early_stop: bool = True,
                  epsilon: float = EPSILON, endgame: int = ENDGAME_TILES,
                  model_opponents: bool = False, kernel: bool | None = None,
-                 playout: str = "auto", endgame_all: bool = False) -> None:
+                 playout: str = "auto", endgame_all: bool = False,
+                 solve_known: bool = True) -> None:
         super().__init__(budget)
+        self.solve_known = solve_known
         if playout not in PLAYOUTS and playout != "auto":
             raise ValueError(f"unknown playout {playout!r}: expected one of "
                              f"{', '.join(sorted([*PLAYOUTS, 'auto']))}")
@@ -268,6 +326,12 @@ class SageBot(Bot):
         use_kernel = kernel_enabled(self.kernel)
         solver = self._solver
         begin = time.perf_counter()
+        if self.solve_known and len(moves) > 1 and known_world(view):
+            exact = solve_known(view, moves, known_nodes(spec))
+            if exact is not None:
+                result = SearchResult(_with_twins(exact, legal, view), 1, {"exact": 1.0})
+                self.last_search = result
+                return result
         if self.model_opponents and len(moves) > 1:
             policies = self._opponent_policies(view, rng)
             if any(p != "table" for p in policies):
@@ -361,6 +425,8 @@ def _with_twins(stats: dict[int, MoveStats], legal: tuple[int, ...], view: Playe
     return out
 
 
-__all__ = ["AUTO_PLAYOUTS", "BATCH_MAX", "CHECK_EVERY", "ENDGAME_TILES", "MAX_FACTOR",
+__all__ = ["AUTO_PLAYOUTS", "BATCH_MAX", "CHECK_EVERY", "ENDGAME_TILES", "KNOWN_NODES",
+           "KNOWN_NODES_PER_MS", "MAX_FACTOR",
            "MODEL_ODDS", "MODEL_SETTLED", "MODEL_TRUST", "MODEL_WORLDS", "SageBot", "SageOMBot",
-           "opponent_log_odds", "opponent_policies", "playout_for"]
+           "known_nodes", "known_world", "opponent_log_odds", "opponent_policies",
+           "playout_for", "solve_known"]
