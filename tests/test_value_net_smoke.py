@@ -1,0 +1,138 @@
+"""benchmarks/value_net.py: the features of a position, a network that learns a known answer,
+the bot that values moves with it, and the script end to end (data, train, arena)."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchscripts import BENCHMARKS, load_benchmark
+from matador.core.rules import Rules
+from matador.core.state import HandState
+from matador.core.view import PlayerView
+from matador.players import SageBot
+from matador.players.base import Budget
+from matador.players.heuristic import HeuristicBot
+
+vn = load_benchmark("value_net")
+SCRIPT = BENCHMARKS / "value_net.py"
+
+
+def positions(hands: int) -> list[HandState]:
+    """Every position of ``hands`` two-player classic hands between ``heuristic`` bots."""
+    bot = HeuristicBot()
+    out = []
+    for hand in range(hands):
+        rng = random.Random(hand)
+        state = HandState.new(Rules.from_preset("classic"), 2, rng)
+        while not state.is_over:
+            out.append(state.copy())
+            state.play(bot.choose(PlayerView.of(state, state.to_move), rng))
+    return out
+
+
+def test_features_show_each_tile_once_and_mirror_the_two_seats() -> None:
+    for state in positions(3):
+        a, b = vn.features(state, 0), vn.features(state, 1)
+        assert a.shape == (vn.FEATURES,)
+        tiles = a[:112].reshape(4, 28)
+        assert (tiles.sum(axis=0) == 1).all()  # mine, theirs, boneyard, line: a partition
+        assert (a[:28] == b[28:56]).all() and (a[28:56] == b[:28]).all()
+        assert tiles[0].sum() == len(state.hand(0)) and tiles[3].sum() == state.played.bit_count()
+        assert a[112:120].sum() == 1 and a[120:128].sum() == 1  # one number (or none) an end
+        assert (a[128] == 1) == (state.to_move == 0) and a[128] + b[128] == 1
+        assert a[133] == -b[133]
+
+
+def test_the_network_learns_a_known_answer() -> None:
+    rng = np.random.default_rng(3)
+    x = np.zeros((10_000, vn.FEATURES), np.float32)
+    x[:, :4] = rng.integers(0, 2, size=(10_000, 4))
+    y = ((x[:, 0] + x[:, 1]) == 2).astype(np.float32)  # an AND: no linear model gets it
+    net, report = vn.train(x, y, hidden=16, epochs=3, seed=1, batch=64)
+    assert report["loss_network"] < 0.05 < report["loss_logistic"]
+    probe = np.zeros((2, vn.FEATURES), np.float32)
+    probe[0, :2] = 1
+    assert net(probe)[0] > 0.9 > 0.1 > net(probe)[1]
+
+
+@pytest.fixture(scope="module")
+def weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    x, y = vn.generate("heuristic", "classic", 40, 1, 1)
+    net, _ = vn.train(x, y, hidden=8, epochs=1, seed=1)
+    path = tmp_path_factory.mktemp("vn") / "w.npz"
+    np.savez(path, **net.w)
+    return path
+
+
+class Recording(vn.ValueSage):  # type: ignore[misc, name-defined]
+    """The bot, noting what each search is given."""
+
+    seen: list[object]
+
+    def search(self, view: PlayerView, rng: random.Random, *args: object, **kw: object
+               ) -> object:
+        self.seen.append(view)
+        return super().search(view, rng, *args, **kw)
+
+
+def test_the_bot_sees_a_view_only_and_is_deterministic(weights: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MATADOR_VALUE_NET", str(weights))
+    for plies in (0, 4):
+        bot = Recording(Budget(iterations=12), plies=plies)
+        bot.seen = []
+        for state in positions(1)[:12]:
+            view = PlayerView.of(state, state.to_move)
+            first = bot.choose(view, random.Random(5))
+            assert first == bot.choose(view, random.Random(5))
+            assert first in view.legal_move_ids()
+        assert bot.seen and all(isinstance(v, PlayerView) for v in bot.seen)
+
+
+def test_the_bot_needs_its_weights(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MATADOR_VALUE_NET", raising=False)
+    with pytest.raises(ValueError, match="MATADOR_VALUE_NET"):
+        vn.ValueSage(Budget(iterations=5))
+
+
+def test_data_train_and_arena_end_to_end(tmp_path: Path) -> None:
+    data, w = tmp_path / "d.npz", tmp_path / "w.npz"
+    run = [sys.executable, str(SCRIPT)]
+    out = subprocess.run([*run, "data", "--bot", "greedy", "--hands", "30", "--out", str(data)],
+                         capture_output=True, text=True, check=True).stdout
+    assert "30 hands of greedy" in out
+    out = subprocess.run([*run, "train", "--data", str(data), "--epochs", "1", "--hidden", "8",
+                          "--out", str(w)], capture_output=True, text=True, check=True).stdout
+    assert "log loss: constant" in out and w.exists()
+    env = {**os.environ, "MATADOR_VALUE_NET": str(w), "COLUMNS": "200"}
+    arena = [*run, "arena", "sage-vn4:10it", "random", "--preset", "classic", "--players", "2",
+             "--deals", "1", "--seed", "2", "--bootstrap", "0"]
+    done = subprocess.run(arena, capture_output=True, text=True, check=True, env=env)
+    assert "sage-vn4:10it" in done.stdout and "played 2 hands" in done.stderr
+    del env["MATADOR_VALUE_NET"]
+    refused = subprocess.run(arena, capture_output=True, text=True, env=env)
+    assert refused.returncode == 2 and "needs MATADOR_VALUE_NET" in refused.stderr
+
+
+def test_mixing_none_of_the_network_is_sage_and_all_of_it_changes_values(
+        weights: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MATADOR_VALUE_NET", str(weights))
+    plain = SageBot(Budget(iterations=40), early_stop=False)
+    none = vn.ValueSage(Budget(iterations=40), mix=0.0)
+    full = vn.ValueSage(Budget(iterations=40), mix=1.0)
+    changed = 0
+    for state in positions(2):
+        view = PlayerView.of(state, state.to_move)
+        want = {m: s.win_mean for m, s in plain.search(view, random.Random(9)).stats.items()}
+        got = {m: s.win_mean for m, s in none.search(view, random.Random(9)).stats.items()}
+        assert got == pytest.approx(want, abs=1e-12)
+        netted = {m: s.win_mean for m, s in full.search(view, random.Random(9)).stats.items()}
+        changed += netted != pytest.approx(want, abs=1e-12)
+    assert changed
