@@ -328,39 +328,69 @@ class ValueSage(SageBot):
         """``sage``'s own search (kernel playouts, no early stop), then each move's value in
         each of its worlds mixed with the network's: ``mix`` of the network, the rest the
         playout. The worlds are drawn again from the same streams (the flat tables), so
-        both values are of the same world; solved worlds keep their exact values."""
+        both values are of the same world; solved worlds keep their exact values.
+
+        With a time budget the search gets :data:`SEARCH_SHARE` of it and the network
+        the rest, as many of the search's worlds as that time allows (at least
+        :data:`MIX_CHUNK`): a move's value is then its playouts' mean over all worlds
+        plus ``mix`` times the network's mean minus the playouts' over the worlds it
+        saw (the plain mixture when it saw them all)."""
+        spec = budget or self.budget or self.default_budget
+        begin = time.perf_counter()
         state = rng.getstate()
         seed = rng.getrandbits(64)  # the search's seed: its first draw
         rng.setstate(state)
-        result = SageBot.search(self, view, rng, budget, early_stop=False)
+        searched = spec if spec.millis is None else Budget(spec.millis * SEARCH_SHARE,
+                                                             spec.iterations)
+        result = SageBot.search(self, view, rng, searched, early_stop=False)
         flat = flat_worlds(view)
         legal = view.legal_move_ids()
         moves = distinct_moves(legal, view.left, view.right)
         if result.extra.get("exact") or flat is None or len(moves) < 2:
             return result
-        assert self.mix is not None
+        mix = self.mix
+        assert mix is not None
+        deadline = None if spec.millis is None else begin + spec.millis / 1000
         seat = view.seat
-        stats = {m: MoveStats(m) for m in moves}
-        for b in range(result.worlds):
-            world = flat.world(Stream(stream_key(seed, b, WORLD_STREAM)))
-            assert world is not None  # the search found it from the same stream
-            solved = tiles_in_play(world) <= self.endgame
+        mixed = {m: 0.0 for m in moves}  # the sums over the worlds the network saw
+        played = {m: 0.0 for m in moves}
+        seen = 0
+        while seen < result.worlds:
+            if seen and deadline is not None and time.perf_counter() >= deadline:
+                break
             rows: list[np.ndarray] = []
-            for m in moves:
-                child = world.copy()
-                child.push(m)
-                if not solved and not child.is_over:
-                    rows.append(features(child, seat))
-            values = iter(self.net(np.stack(rows)).tolist()) if rows else iter(())
-            for m in moves:
-                played = result.stats[m].wins[b]
-                child = world.copy()
-                child.push(m)
-                if solved or child.is_over:
-                    stats[m].add(played, 0.0)
-                else:
-                    stats[m].add((1 - self.mix) * played + self.mix * next(values), 0.0)
-        return SearchResult(_with_twins(stats, legal, view), result.worlds)
+            slots: list[tuple[int, int]] = []  # (world, move) of each row
+            for b in range(seen, min(seen + MIX_CHUNK, result.worlds)):
+                world = flat.world(Stream(stream_key(seed, b, WORLD_STREAM)))
+                assert world is not None  # the search found it from the same stream
+                solved = tiles_in_play(world) <= self.endgame
+                for m in moves:
+                    p = result.stats[m].wins[b]
+                    played[m] += p
+                    child = world.copy()
+                    child.push(m)
+                    if solved or child.is_over:
+                        mixed[m] += p
+                    else:
+                        rows.append(features(child, seat))
+                        slots.append((b, m))
+            if rows:
+                for (b, m), value in zip(slots, self.net(np.stack(rows)).tolist(),
+                                         strict=True):
+                    mixed[m] += (1 - mix) * result.stats[m].wins[b] + mix * value
+            seen = min(seen + MIX_CHUNK, result.worlds)
+        stats = {m: MoveStats(m) for m in moves}
+        for m in moves:
+            shift = (mixed[m] - played[m]) / seen  # mix x (network - playouts), a world
+            for p in result.stats[m].wins:
+                stats[m].add(p + shift, 0.0)
+        return SearchResult(_with_twins(stats, legal, view), result.worlds, {"mixed": seen})
+
+
+SEARCH_SHARE = 0.3
+"""With a time budget, the share of it ``sage-vnm``'s search has (the network the rest)."""
+MIX_CHUNK = 64
+"""Worlds the network values at once (one batch)."""
 
 
 VARIANTS: dict[str, Callable[..., SageBot]] = {

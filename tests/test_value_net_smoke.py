@@ -136,3 +136,18 @@ def test_mixing_none_of_the_network_is_sage_and_all_of_it_changes_values(
         netted = {m: s.win_mean for m, s in full.search(view, random.Random(9)).stats.items()}
         changed += netted != pytest.approx(want, abs=1e-12)
     assert changed
+
+
+def test_with_a_time_budget_the_network_values_what_time_allows(
+        weights: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MATADOR_VALUE_NET", str(weights))
+    bot = vn.ValueSage(Budget(millis=30), mix=0.5)
+    searched = 0
+    for state in positions(1):
+        view = PlayerView.of(state, state.to_move)
+        result = bot.search(view, random.Random(1))
+        assert result.best() in view.legal_move_ids()
+        if "mixed" in result.extra:
+            searched += 1
+            assert 1 <= result.extra["mixed"] <= result.worlds
+    assert searched
