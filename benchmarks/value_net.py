@@ -13,6 +13,9 @@ two players and measures it (``docs/bots.md``, "A learned evaluation"):
     fits a small network (numpy; :func:`features` in, the chance to win
     out) to those positions by cross-entropy, and prints the held-out loss
     beside a constant's and a logistic regression's;
+``predict``
+    scores the network, table playouts and their mean as predictions of how
+    new self-play hands end (Brier scores);
 ``arena``
     runs ``matador arena`` with ``sage-vn`` (each move valued in each world
     by the network, right after the move: no playout) and ``sage-vnD``
@@ -52,7 +55,7 @@ from matador.core.view import PlayerView
 from matador.players import SageBot, make_bot, register
 from matador.players.base import Budget
 from matador.players.pimc import WORLD_STREAM, MoveStats, SearchResult
-from matador.players.playouts import table_move
+from matador.players.playouts import table_move, table_rollout
 from matador.players.rollout import tiles_in_play, win_values
 from matador.players.sage import _with_twins, known_nodes, known_world, solve_known
 from matador.players.timing import distinct_moves
@@ -235,6 +238,40 @@ def _fit_logistic(model: ValueNet, x: np.ndarray, y: np.ndarray, rng: np.random.
             d = ((p - y[idx]) / len(idx))[:, None].astype(np.float32)
             w["w1"] -= lr * (x[idx].T @ d)
             w["b1"] -= lr * d.sum(0)
+
+
+def predictions(net: ValueNet, preset: str, hands: int, playouts: int, seed: int
+                ) -> dict[str, float]:
+    """Brier scores of three predictions of the outcome for the mover, over every position
+    of ``hands`` new ``sage:100it`` self-play hands: the mean of ``playouts`` table playouts,
+    the network, and the mean of the two."""
+    rules = Rules.from_preset(preset)
+    bot = make_bot("sage:100it")
+    by_playouts: list[float] = []
+    by_net: list[float] = []
+    got: list[float] = []
+    for hand in range(hands):
+        rng = Random(seed * 1_000_003 + hand)
+        state = HandState.new(rules, 2, rng)
+        positions: list[HandState] = []
+        while not state.is_over:
+            positions.append(state.copy())
+            state.play(bot.choose(PlayerView.of(state, state.to_move), rng))
+        won = win_values(state)
+        for i, position in enumerate(positions):
+            seat = position.to_move
+            values = []
+            for j in range(playouts):
+                child = position.copy()
+                table_rollout(child, Stream(stream_key(seed, hand, i, j)))
+                values.append(win_values(child)[seat])
+            by_playouts.append(sum(values) / playouts)
+            by_net.append(float(net(features(position, seat)[None])[0]))
+            got.append(won[seat])
+    p, n, y = np.asarray(by_playouts), np.asarray(by_net), np.asarray(got)
+    return {"positions": float(len(y)), "playouts": float(np.mean((p - y) ** 2)),
+            "network": float(np.mean((n - y) ** 2)),
+            "mean": float(np.mean(((p + n) / 2 - y) ** 2))}
 
 
 # ---------------------------------------------------------------- the bot
@@ -424,6 +461,13 @@ def main_cli(argv: list[str]) -> int:
     fit.add_argument("--epochs", type=int, default=6)
     fit.add_argument("--seed", type=int, default=1)
     fit.add_argument("--out", required=True)
+    check = sub.add_parser("predict", help="the network and playouts as predictions of "
+                           "the outcome (Brier scores)")
+    check.add_argument("--weights", required=True)
+    check.add_argument("--preset", default="classic")
+    check.add_argument("--hands", type=int, default=150)
+    check.add_argument("--playouts", type=int, default=16)
+    check.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
     start = time.perf_counter()
     if args.command == "data":
@@ -431,6 +475,14 @@ def main_cli(argv: list[str]) -> int:
         np.savez_compressed(args.out, x=x, y=y)
         print(f"{args.hands} hands of {args.bot} ({args.preset}, seed {args.seed}): "
               f"{len(x)} positions (both sides) in {time.perf_counter() - start:.0f} s")
+        return 0
+    if args.command == "predict":
+        got = predictions(load_net(args.weights), args.preset, args.hands, args.playouts,
+                          args.seed)
+        print(f"{int(got['positions'])} positions of {args.hands} new hands; Brier score: "
+              f"{args.playouts} table playouts {got['playouts']:.4f}, network "
+              f"{got['network']:.4f}, their mean {got['mean']:.4f} "
+              f"({time.perf_counter() - start:.0f} s)")
         return 0
     with np.load(args.data) as d:
         x, y = d["x"], d["y"]

@@ -111,6 +111,9 @@ def test_data_train_and_arena_end_to_end(tmp_path: Path) -> None:
     out = subprocess.run([*run, "train", "--data", str(data), "--epochs", "1", "--hidden", "8",
                           "--out", str(w)], capture_output=True, text=True, check=True).stdout
     assert "log loss: constant" in out and w.exists()
+    out = subprocess.run([*run, "predict", "--weights", str(w), "--hands", "2", "--playouts",
+                          "2"], capture_output=True, text=True, check=True).stdout
+    assert "positions of 2 new hands; Brier score: 2 table playouts" in out
     env = {**os.environ, "MATADOR_VALUE_NET": str(w), "COLUMNS": "200"}
     arena = [*run, "arena", "sage-vn4:10it", "random", "--preset", "classic", "--players", "2",
              "--deals", "1", "--seed", "2", "--bootstrap", "0"]
