@@ -102,6 +102,7 @@ def test_the_bot_needs_its_weights(monkeypatch: pytest.MonkeyPatch) -> None:
         vn.ValueSage(Budget(iterations=5))
 
 
+@pytest.mark.slow  # four subprocesses, one an arena: the whole run only
 def test_data_train_and_arena_end_to_end(tmp_path: Path) -> None:
     data, w = tmp_path / "d.npz", tmp_path / "w.npz"
     run = [sys.executable, str(SCRIPT)]
