@@ -53,7 +53,7 @@ from matador.core.state import HandState
 from matador.core.streams import Stream, stream_key
 from matador.core.view import PlayerView
 from matador.players import SageBot, make_bot, register
-from matador.players.base import Budget
+from matador.players.base import Bot, Budget
 from matador.players.pimc import WORLD_STREAM, MoveStats, SearchResult
 from matador.players.playouts import table_move, table_rollout
 from matador.players.rollout import tiles_in_play, win_values
@@ -100,6 +100,18 @@ def features(state: HandState, seat: int) -> np.ndarray:
 # ---------------------------------------------------------------- data
 
 
+def self_play(bot: Bot, rules: Rules, seed: int, hand: int
+              ) -> tuple[list[HandState], list[float]]:
+    """Hand number ``hand`` of ``bot`` against itself: its positions and each seat's win value."""
+    rng = Random(seed * 1_000_003 + hand)
+    state = HandState.new(rules, 2, rng)
+    positions: list[HandState] = []
+    while not state.is_over:
+        positions.append(state.copy())
+        state.play(bot.choose(PlayerView.of(state, state.to_move), rng))
+    return positions, win_values(state)
+
+
 def _play(bot_spec: str, preset: str, seed: int, hands: range
           ) -> tuple[np.ndarray, np.ndarray]:
     """Every position of ``hands`` self-play hands, both sides, with the win value it got."""
@@ -108,13 +120,7 @@ def _play(bot_spec: str, preset: str, seed: int, hands: range
     xs: list[np.ndarray] = []
     ys: list[float] = []
     for hand in hands:
-        rng = Random(seed * 1_000_003 + hand)
-        state = HandState.new(rules, 2, rng)
-        positions: list[HandState] = []
-        while not state.is_over:
-            positions.append(state.copy())
-            state.play(bot.choose(PlayerView.of(state, state.to_move), rng))
-        won = win_values(state)
+        positions, won = self_play(bot, rules, seed, hand)
         for position in positions:
             for seat in (0, 1):
                 xs.append(features(position, seat))
@@ -251,13 +257,7 @@ def predictions(net: ValueNet, preset: str, hands: int, playouts: int, seed: int
     by_net: list[float] = []
     got: list[float] = []
     for hand in range(hands):
-        rng = Random(seed * 1_000_003 + hand)
-        state = HandState.new(rules, 2, rng)
-        positions: list[HandState] = []
-        while not state.is_over:
-            positions.append(state.copy())
-            state.play(bot.choose(PlayerView.of(state, state.to_move), rng))
-        won = win_values(state)
+        positions, won = self_play(bot, rules, seed, hand)
         for i, position in enumerate(positions):
             seat = position.to_move
             values = []
