@@ -18,16 +18,19 @@ two players and measures it (``docs/bots.md``, "A learned evaluation"):
     new self-play hands end (Brier scores);
 ``arena``
     runs ``matador arena`` with ``sage-vn`` (each move valued in each world
-    by the network, right after the move: no playout) and ``sage-vnD``
-    (``D`` plies of ``sage``'s table playout first, then the network)
-    registered as bot kinds; the weights come from ``$MATADOR_VALUE_NET``.
+    by the network, right after the move: no playout), ``sage-vnD`` (``D``
+    plies of ``sage``'s table playout first, then the network) and
+    ``sage-vnm`` (``sage``'s search, then half the network's value mixed into
+    each world's playout value: the one that wins) registered as bot kinds;
+    the weights come from ``$MATADOR_VALUE_NET``.
 
 ::
 
-    python benchmarks/value_net.py data --hands 20000 --seed 1 --jobs 2 --out /tmp/vn.npz
+    python benchmarks/value_net.py data --hands 30000 --seed 1 --jobs 2 --out /tmp/vn.npz
     python benchmarks/value_net.py train --data /tmp/vn.npz --out /tmp/vn-w.npz
     MATADOR_VALUE_NET=/tmp/vn-w.npz python benchmarks/value_net.py arena \\
-        sage-vn:300it sage:300it --preset classic --players 2 --deals 500 --seed 1901 --bootstrap 0
+        sage-vnm:200ms pimc:200ms --preset classic --players 2 --deals 1000 --seed 1910 \\
+        --bootstrap 0 --jobs 2
 
 Worlds, exact endgames (9 tiles or fewer in play) and the positions with
 nothing hidden are ``sage``'s; only the value of a move in a world changes.
@@ -294,8 +297,9 @@ def load_net(path: str) -> ValueNet:
 
 class ValueSage(SageBot):
     """``sage`` whose value of a move in a world is the network's chance to win (``sage-vn``),
-    after ``plies`` plies of the table playout (``sage-vnD``); worlds, exact endgames and
-    determined positions as ``sage``'s. Every world costs its whole budget (no early stop)."""
+    after ``plies`` plies of the table playout (``sage-vnD``), or with ``mix`` that share of
+    it mixed into ``sage``'s playout value (``sage-vnm``, :meth:`_mixed`); worlds, exact
+    endgames and determined positions as ``sage``'s. No early stops."""
 
     kind = "sage-vn"
 
