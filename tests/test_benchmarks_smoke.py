@@ -38,6 +38,7 @@ def test_benchmark_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "decisions/s" in out and "paluba" in out and "skipped (--no-peers)" in out
 
 
+@pytest.mark.slow  # the kernel beside the fast path: the whole run only
 def test_benchmark_times_the_fast_path_and_the_kernel(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     out_file = tmp_path / "figures.json"

@@ -25,6 +25,7 @@ def test_views_are_every_seat_before_every_move() -> None:
     assert len(first) == 3
 
 
+@pytest.mark.slow  # two samplers on thousands of candidates: the whole run only
 def test_the_forfeited_view_costs_one_candidate_a_world_and_thousands_before() -> None:
     view = PlayerView.from_json(FORFEITED)
     assert bench.cost(view, 20, 1) == 1.0

@@ -125,6 +125,7 @@ def test_data_train_and_arena_end_to_end(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "needs MATADOR_VALUE_NET" in refused.stderr
 
 
+@pytest.mark.slow  # two hands of three searches: the whole run only
 def test_mixing_none_of_the_network_is_sage_and_all_of_it_changes_values(
         weights: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MATADOR_VALUE_NET", str(weights))
@@ -142,6 +143,7 @@ def test_mixing_none_of_the_network_is_sage_and_all_of_it_changes_values(
     assert changed
 
 
+@pytest.mark.slow  # a whole hand of 30 ms searches: the whole run only
 def test_with_a_time_budget_the_network_values_what_time_allows(
         weights: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MATADOR_VALUE_NET", str(weights))

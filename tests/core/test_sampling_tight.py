@@ -58,7 +58,7 @@ def test_the_forfeited_view_excludes_what_the_passes_imply() -> None:
     assert excluded[1] == excluded[2] == 0
 
 
-@pytest.mark.parametrize("how", ["exact", "flat"])
+@pytest.mark.parametrize("how", [pytest.param("exact", marks=pytest.mark.slow), "flat"])
 def test_the_forfeited_view_is_sampled_without_rejection_and_uniformly(how: str) -> None:
     """Every candidate is a consistent world, and the 1,716 worlds (seat 2's six tiles out of
     the 13 that seats 1 and 2 share) come up uniformly, from either sampler."""
@@ -83,10 +83,10 @@ def test_the_forfeited_view_is_sampled_without_rejection_and_uniformly(how: str)
 
 
 @pytest.mark.parametrize(("preset", "players", "overrides"), [
-    ("six", 4, {}),
+    pytest.param("six", 4, {}, marks=pytest.mark.slow),
     ("classic", 4, {}),
-    ("classic", 3, {"draw": "one"}),
-    ("russian", 3, {"hand_size": {"3": 9}}),
+    pytest.param("classic", 3, {"draw": "one"}, marks=pytest.mark.slow),
+    pytest.param("russian", 3, {"hand_size": {"3": 9}}, marks=pytest.mark.slow),
 ])
 def test_exclusions_hold_in_the_true_world(preset: str, players: int,
                                            overrides: dict[str, object]) -> None:

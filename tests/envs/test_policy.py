@@ -161,6 +161,7 @@ def test_gradient_of_the_example_matches_finite_differences() -> None:
         assert np.sign(step[j]) == np.sign(numeric[j])
 
 
+@pytest.mark.slow  # a benchmark script: the whole run only
 def test_benchmark_script_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = importlib.util.spec_from_file_location("bench_envs", ROOT / "benchmarks" / "envs.py")
     assert spec is not None and spec.loader is not None

@@ -7,6 +7,7 @@ import random
 import pytest
 from test_search import WIN_OR_LOSE, dealt, midhand
 
+import lanes
 from matador.core.moves import MOVES, Move
 from matador.core.rules import PRESETS, Rules
 from matador.core.sampling import sample_world
@@ -181,7 +182,7 @@ def test_sage_plays_the_same_whatever_the_hidden_tiles(players: int) -> None:
             state.push(ids[rng.randrange(len(ids))])
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", lanes.classic_preset_fast(PRESETS))
 def test_sage_with_pimc_finish_is_pimc(preset: str) -> None:
     """With ``pimc``'s greedy playouts (and their share of random moves), exact endgames at
     any number of players, no early stop and no exact search of larger determined

@@ -131,7 +131,8 @@ def test_an_absent_person_is_replaced_on_their_turn(tmp_path: Path) -> None:
     run(go())
 
 
-@pytest.mark.parametrize("leaves", [False, True], ids=["connected", "gone"])
+@pytest.mark.parametrize("leaves", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["connected", "gone"])
 def test_a_seat_whose_contribution_never_comes_is_skipped_after_the_wait(
         tmp_path: Path, leaves: bool) -> None:
     """A deal waits ``contribution_wait`` for a contribution, then skips the seat (value
