@@ -73,7 +73,7 @@ def features(state: HandState, seat: int) -> np.ndarray:
     The tiles of ``seat``'s hand, of the other hand, of the boneyard and on
     the line (28 bits each); each end's number (one-hot, or "no line yet");
     who is to move, whether the mover has drawn, both hand sizes, the
-    boneyard's size and both pip counts (scaled to about 0-1).
+    boneyard's size and the pip difference (scaled to about 0-1).
     """
     x = np.zeros(FEATURES, dtype=np.float32)
     mine, theirs = state.hands[seat], state.hands[1 - seat]
@@ -215,13 +215,13 @@ def log_loss(p: np.ndarray, y: np.ndarray) -> float:
 
 def train(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, seed: int,
           batch: int = 1024) -> tuple[ValueNet, dict[str, float]]:
-    """Fit on 90 % of the positions (split by hand: whole blocks), report the other 10 %."""
+    """Fit on the first 90 % of the positions and report on the rest (the last hands)."""
     rng = np.random.default_rng(seed)
     cut = int(len(x) * 0.9)
     net = ValueNet.fresh(hidden, rng)
     net.fit(x[:cut], y[:cut], epochs, rng, batch)
-    linear = ValueNet.fresh(1, rng)  # a logistic regression: one unit, no hidden non-linearity
-    linear.w = {"w1": np.zeros((FEATURES, 1), np.float32), "b1": np.zeros(1, np.float32)}
+    linear = ValueNet({"w1": np.zeros((x.shape[1], 1), np.float32),  # a logistic regression
+                       "b1": np.zeros(1, np.float32)})
     _fit_logistic(linear, x[:cut], y[:cut], rng)
     held_x, held_y = x[cut:], y[cut:]
     base = float(y[:cut].mean())
@@ -393,8 +393,7 @@ class ValueSage(SageBot):
         assert mix is not None
         deadline = None if spec.millis is None else begin + spec.millis / 1000
         seat = view.seat
-        mixed = {m: 0.0 for m in moves}  # the sums over the worlds the network saw
-        played = {m: 0.0 for m in moves}
+        gain = dict.fromkeys(moves, 0.0)  # mix x (network - playout), summed over the worlds
         seen = 0
         while seen < result.worlds:
             if seen and deadline is not None and time.perf_counter() >= deadline:
@@ -405,24 +404,22 @@ class ValueSage(SageBot):
                 world = flat.world(Stream(stream_key(seed, b, WORLD_STREAM)))
                 assert world is not None  # the search found it from the same stream
                 solved = tiles_in_play(world) <= self.endgame
+                if solved:
+                    continue
                 for m in moves:
-                    p = result.stats[m].wins[b]
-                    played[m] += p
                     child = world.copy()
                     child.push(m)
-                    if solved or child.is_over:
-                        mixed[m] += p
-                    else:
+                    if not child.is_over:
                         rows.append(features(child, seat))
                         slots.append((b, m))
             if rows:
                 for (b, m), value in zip(slots, self.net(np.stack(rows)).tolist(),
                                          strict=True):
-                    mixed[m] += (1 - mix) * result.stats[m].wins[b] + mix * value
+                    gain[m] += mix * (value - result.stats[m].wins[b])
             seen = min(seen + MIX_CHUNK, result.worlds)
         stats = {m: MoveStats(m) for m in moves}
         for m in moves:
-            shift = (mixed[m] - played[m]) / seen  # mix x (network - playouts), a world
+            shift = gain[m] / seen
             for p in result.stats[m].wins:
                 stats[m].add(p + shift, 0.0)
         return SearchResult(_with_twins(stats, legal, view), result.worlds, {"mixed": seen})
@@ -443,7 +440,7 @@ VARIANTS: dict[str, Callable[..., SageBot]] = {
 
 
 def main_cli(argv: list[str]) -> int:
-    """``data``, ``train`` or ``arena`` (see the module docstring)."""
+    """``data``, ``train``, ``predict`` or ``arena`` (see the module docstring)."""
     if argv[:1] == ["arena"]:
         if any(a.startswith("sage-vn") for a in argv) and not os.environ.get("MATADOR_VALUE_NET"):
             print("value_net.py arena: sage-vn needs MATADOR_VALUE_NET, the weights saved by "
