@@ -1,5 +1,6 @@
-"""benchmarks/value_net.py: the features of a position, a network that learns a known answer,
-the bot that values moves with it, and the script end to end (data, train, arena)."""
+"""benchmarks/value_net.py: a network that learns a known answer, the bots that value moves
+with it alone, and the script end to end (data, train, predict, arena). The features and
+``sage``'s mixing are tested in ``tests/players/test_valuenet.py``."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ from benchscripts import BENCHMARKS, load_benchmark
 from matador.core.rules import Rules
 from matador.core.state import HandState
 from matador.core.view import PlayerView
-from matador.players import SageBot
 from matador.players.base import Budget
 from matador.players.heuristic import HeuristicBot
+from matador.players.valuenet import FEATURES
 
 vn = load_benchmark("value_net")
 SCRIPT = BENCHMARKS / "value_net.py"
@@ -37,27 +38,14 @@ def positions(hands: int) -> list[HandState]:
     return out
 
 
-def test_features_show_each_tile_once_and_mirror_the_two_seats() -> None:
-    for state in positions(3):
-        a, b = vn.features(state, 0), vn.features(state, 1)
-        assert a.shape == (vn.FEATURES,)
-        tiles = a[:112].reshape(4, 28)
-        assert (tiles.sum(axis=0) == 1).all()  # mine, theirs, boneyard, line: a partition
-        assert (a[:28] == b[28:56]).all() and (a[28:56] == b[:28]).all()
-        assert tiles[0].sum() == len(state.hand(0)) and tiles[3].sum() == state.played.bit_count()
-        assert a[112:120].sum() == 1 and a[120:128].sum() == 1  # one number (or none) an end
-        assert (a[128] == 1) == (state.to_move == 0) and a[128] + b[128] == 1
-        assert a[133] == -b[133]
-
-
 def test_the_network_learns_a_known_answer() -> None:
     rng = np.random.default_rng(3)
-    x = np.zeros((10_000, vn.FEATURES), np.float32)
+    x = np.zeros((10_000, FEATURES), np.float32)
     x[:, :4] = rng.integers(0, 2, size=(10_000, 4))
     y = ((x[:, 0] + x[:, 1]) == 2).astype(np.float32)  # an AND: no linear model gets it
     net, report = vn.train(x, y, hidden=16, epochs=3, seed=1, batch=64)
     assert report["loss_network"] < 0.05 < report["loss_logistic"]
-    probe = np.zeros((2, vn.FEATURES), np.float32)
+    probe = np.zeros((2, FEATURES), np.float32)
     probe[0, :2] = 1
     assert net(probe)[0] > 0.9 > 0.1 > net(probe)[1]
 
@@ -67,7 +55,7 @@ def weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
     x, y = vn.generate("heuristic", "classic", 40, 1, 1)
     net, _ = vn.train(x, y, hidden=8, epochs=1, seed=1)
     path = tmp_path_factory.mktemp("vn") / "w.npz"
-    np.savez(path, **net.w)
+    net.save(str(path))
     return path
 
 
@@ -122,38 +110,4 @@ def test_data_train_and_arena_end_to_end(tmp_path: Path) -> None:
     assert "sage-vn4:10it" in done.stdout and "played 2 hands" in done.stderr
     del env["MATADOR_VALUE_NET"]
     refused = subprocess.run(arena, capture_output=True, text=True, env=env)
-    assert refused.returncode == 2 and "needs MATADOR_VALUE_NET" in refused.stderr
-
-
-@pytest.mark.slow  # two hands of three searches: the whole run only
-def test_mixing_none_of_the_network_is_sage_and_all_of_it_changes_values(
-        weights: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MATADOR_VALUE_NET", str(weights))
-    plain = SageBot(Budget(iterations=40), early_stop=False)
-    none = vn.ValueSage(Budget(iterations=40), mix=0.0)
-    full = vn.ValueSage(Budget(iterations=40), mix=1.0)
-    changed = 0
-    for state in positions(2):
-        view = PlayerView.of(state, state.to_move)
-        want = {m: s.win_mean for m, s in plain.search(view, random.Random(9)).stats.items()}
-        got = {m: s.win_mean for m, s in none.search(view, random.Random(9)).stats.items()}
-        assert got == pytest.approx(want, abs=1e-12)
-        netted = {m: s.win_mean for m, s in full.search(view, random.Random(9)).stats.items()}
-        changed += netted != pytest.approx(want, abs=1e-12)
-    assert changed
-
-
-@pytest.mark.slow  # a whole hand of 30 ms searches: the whole run only
-def test_with_a_time_budget_the_network_values_what_time_allows(
-        weights: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MATADOR_VALUE_NET", str(weights))
-    bot = vn.ValueSage(Budget(millis=30), mix=0.5)
-    searched = 0
-    for state in positions(1):
-        view = PlayerView.of(state, state.to_move)
-        result = bot.search(view, random.Random(1))
-        assert result.best() in view.legal_move_ids()
-        if "mixed" in result.extra:
-            searched += 1
-            assert 1 <= result.extra["mixed"] <= result.worlds
-    assert searched
+    assert refused.returncode == 2 and "need MATADOR_VALUE_NET" in refused.stderr

@@ -185,8 +185,8 @@ def test_sage_plays_the_same_whatever_the_hidden_tiles(players: int) -> None:
 @pytest.mark.parametrize("preset", lanes.classic_preset_fast(PRESETS))
 def test_sage_with_pimc_finish_is_pimc(preset: str) -> None:
     """With ``pimc``'s greedy playouts (and their share of random moves), exact endgames at
-    any number of players, no early stop and no exact search of larger determined
-    positions, ``sage`` is ``pimc``: the same statistics for
+    any number of players, no early stop, no exact search of larger determined
+    positions and no value network, ``sage`` is ``pimc``: the same statistics for
     every move at every decision of whole hands, the endgames included."""
     lo, hi = Rules.from_preset(preset).players
     compared = endgames = 0
@@ -211,7 +211,8 @@ def _compare_with_pimc(state: HandState, rng: random.Random, compared: int, endg
         legal = view.legal_move_ids()
         if len(distinct_moves(legal, view.left, view.right)) == len(legal) > 1:
             sage = SageBot(Budget(iterations=12), playout="greedy", endgame_all=True,
-                           early_stop=False, epsilon=ROLLOUT_EPSILON, solve_known=False)
+                           early_stop=False, epsilon=ROLLOUT_EPSILON, solve_known=False,
+                           evaluation="off")
             ours = sage.search(view, random.Random(state.ply))
             theirs = PIMCBot(Budget(iterations=12)).search(view, random.Random(state.ply))
             assert {m: (s.n, s.win, s.points) for m, s in ours.stats.items()} == \

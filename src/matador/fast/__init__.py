@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
     from matador.core.sampling import FlatWorlds
     from matador.core.state import HandState
+    from matador.players.valuenet import ValueNet
 
 CHUNK = 512
 """Hands per chunk when a batch is spread across threads."""
@@ -306,6 +307,35 @@ def play_rows(rows: np.ndarray, rules: Rules, players: int,
     return _result(out, players, records if record else None)
 
 
+def push_rows(rows: np.ndarray, rules: Rules, players: int,
+              moves: Sequence[int] | np.ndarray) -> None:
+    """Play ``moves[i]`` (legal there) in row ``i`` of ``rows``, in place, as
+    ``HandState.push`` would (the first move of :func:`play_rows`)."""
+    import numpy as np
+
+    if len(moves) != rows.shape[0]:
+        raise ValueError(f"{len(moves)} moves for {rows.shape[0]} states")
+    _kernel().push_moves(rows, _rules_row(rules, players), np.asarray(moves, dtype=np.int64),
+                         np.zeros((rows.shape[0], 0), dtype=np.int64))
+
+
+def net_values(rows: np.ndarray, seat: int, net: ValueNet) -> np.ndarray:
+    """The chance to win for ``seat`` of the value network ``net`` in each two-player row
+    (:mod:`matador.players.valuenet`; 0.5 where the hand is over), computed in the kernel:
+    the same numbers as ``net(features(state, seat))`` up to rounding."""
+    import numpy as np
+
+    if rows.shape[0] and int(rows[:, L.ROW_PLAYERS].max()) != 2:
+        raise ValueError("the value network plays two-player positions only")
+    w = net.w
+    hidden = w["b1"].shape[0]
+    out = np.empty(rows.shape[0], dtype=np.float64)
+    _kernel().net_values(rows, seat, w["w1"], w["b1"], w["w2"], w["b2"],
+                         np.ascontiguousarray(w["w3"][:, 0]), float(w["b3"][0]),
+                         np.empty(2 * hidden, dtype=np.float64), out)
+    return out
+
+
 class WorldTables:
     """:class:`~matador.core.sampling.FlatWorlds` as the arrays of
     :func:`matador.fast.worlds.sample_rows` (build with :func:`world_tables`)."""
@@ -465,10 +495,15 @@ def compile_kernels() -> float:
     state = HandState.new(rules, 2, Random(0))
     flat = flat_worlds(PlayerView.of(state, state.to_move))
     if flat is not None:
-        sample_worlds(flat, [1])
+        rows, _ = sample_worlds(flat, [1])
+        from matador.players.valuenet import FEATURES, NAMES, ValueNet
+
+        shapes = {"w1": (FEATURES, 1), "b1": (1,), "w2": (1, 1), "b2": (1,), "w3": (1, 1),
+                  "b3": (1,)}
+        net_values(rows, 0, ValueNet({k: np.zeros(shapes[k], np.float32) for k in NAMES}))
     return time.perf_counter() - start
 
 
 __all__ = ["CHUNK", "RANDOM", "SEAT_POLICIES", "FastUnavailableError", "Playouts", "Policy",
-           "WorldTables", "available", "compile_kernels", "play_hands", "play_out", "play_rows",
-           "sample_worlds", "stream_keys", "world_tables"]
+           "WorldTables", "available", "compile_kernels", "net_values", "play_hands", "play_out",
+           "play_rows", "push_rows", "sample_worlds", "stream_keys", "world_tables"]

@@ -918,3 +918,79 @@ def stream_keys(base: np.uint64, first: int, keys: np.ndarray) -> None:
         z = (z ^ (z >> S30)) * MIX1
         z = (z ^ (z >> S27)) * MIX2
         keys[i] = z ^ (z >> S31)
+
+
+@njit(cache=True, _nrt=False)
+def net_values(rows: np.ndarray, seat: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
+               b2: np.ndarray, w3: np.ndarray, b3: float, hidden: np.ndarray,
+               out: np.ndarray) -> None:
+    """The value network's chance to win for ``seat`` in each two-player row (its features as
+    :func:`matador.players.valuenet.features` builds them; 0.5 for a row whose hand is over).
+
+    The first layer adds the weight rows of the features that are set (a tile's
+    bit in one of four blocks, each end's number) and scales the rest; then
+    ReLU, a second dense layer, ReLU and a sigmoid. ``hidden`` is scratch of
+    ``2 * len(b1)`` floats.
+    """
+    nh = b1.shape[0]
+    full = (np.int64(1) << 28) - 1
+    for i in range(rows.shape[0]):
+        row = rows[i]
+        if row[ROW_TO_MOVE] < 0:
+            out[i] = 0.5
+            continue
+        mine = row[ROW_HANDS + seat]
+        theirs = row[ROW_HANDS + 1 - seat]
+        line = row[ROW_PLAYED]
+        rest = full & ~(mine | theirs | line)
+        for j in range(nh):
+            hidden[j] = b1[j]
+        for block in range(4):
+            mask = mine if block == 0 else theirs if block == 1 else rest if block == 2 \
+                else line
+            while mask:
+                low = mask & -mask
+                f = 28 * block + lowest_bit(low)
+                for j in range(nh):
+                    hidden[j] += w1[f, j]
+                mask ^= low
+        for k in range(2):
+            end = row[ROW_LEFT] if k == 0 else row[ROW_RIGHT]
+            f = 112 + 8 * k + (end if end >= 0 else 7)
+            for j in range(nh):
+                hidden[j] += w1[f, j]
+        pips_mine = 0
+        pips_theirs = 0
+        m = mine
+        while m:
+            low = m & -m
+            pips_mine += T_PIPS[lowest_bit(low)]
+            m ^= low
+        m = theirs
+        while m:
+            low = m & -m
+            pips_theirs += T_PIPS[lowest_bit(low)]
+            m ^= low
+        scalars = (1.0 if row[ROW_TO_MOVE] == seat else 0.0,
+                   1.0 if row[ROW_DRAWN] else 0.0,
+                   popcount(mine) / 7.0, popcount(theirs) / 7.0,
+                   (row[ROW_BLEN] - row[ROW_BPOS]) / 14.0,
+                   (pips_mine - pips_theirs) / 40.0)
+        for k in range(6):
+            x = scalars[k]
+            if x != 0.0:
+                for j in range(nh):
+                    hidden[j] += x * w1[128 + k, j]
+        for j in range(nh):
+            hidden[nh + j] = b2[j]
+        for a in range(nh):
+            h = hidden[a]
+            if h > 0.0:
+                for j in range(nh):
+                    hidden[nh + j] += h * w2[a, j]
+        z = b3
+        for j in range(nh):
+            h = hidden[nh + j]
+            if h > 0.0:
+                z += h * w3[j]
+        out[i] = 1.0 / (1.0 + math.exp(-z))

@@ -17,7 +17,7 @@ from matador.players.base import (
 from matador.players.heuristic import GreedyBot, HeuristicBot, RandomBot
 from matador.players.ismcts import ISMCTSBot
 from matador.players.pimc import CheaterBot, PIMCBot
-from matador.players.sage import SageBot, SageOMBot
+from matador.players.sage import SageBot, SageOMBot, SagePlayoutsBot
 
 register("random", RandomBot)
 register("greedy", GreedyBot)
@@ -27,6 +27,7 @@ register("ismcts", ISMCTSBot)
 register("cheater", CheaterBot)
 register("sage", SageBot)
 register("sage-om", SageOMBot)
+register("sage-po", SagePlayoutsBot)
 
 # Strength levels offered to players (the cheater never is). The searching levels use
 # sage (docs/bots.md); a move may take up to sage.MAX_FACTOR times the
@@ -40,5 +41,6 @@ LEVELS.update({
 })
 
 __all__ = ["LEVELS", "Bot", "BotError", "Budget", "CheaterBot", "GreedyBot", "HeuristicBot",
-           "ISMCTSBot", "OracleBot", "PIMCBot", "RandomBot", "SageBot", "SageOMBot", "bot_kinds",
+           "ISMCTSBot", "OracleBot", "PIMCBot", "RandomBot", "SageBot", "SageOMBot",
+           "SagePlayoutsBot", "bot_kinds",
            "make_bot", "register"]

@@ -17,12 +17,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from random import Random
+from typing import TYPE_CHECKING
 
 from matador.core.errors import ViewError
+from matador.core.rules import Rules
 from matador.core.sampling import FLAT_ATTEMPTS, FlatWorlds, flat_worlds, sampler_for
 from matador.core.state import HandState
 from matador.core.streams import Stream, stream_key
 from matador.core.view import PlayerView
+from matador.fast.layout import ROW_TO_MOVE
 from matador.players.base import Bot, Budget, OracleBot
 from matador.players.rollout import (
     EPSILON,
@@ -33,6 +36,11 @@ from matador.players.rollout import (
     tiles_in_play,
     win_values,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from matador.players.valuenet import ValueNet
 
 ENDGAME_TILES = 9
 """Solve a determinized world exactly once at most this many tiles are held or in the boneyard."""
@@ -178,14 +186,20 @@ class Finish:
     """How a search finishes a world after each move: exactly once at most ``exact_tiles``
     tiles are in play, else by a playout of ``kind`` (``greedy``: :func:`greedy_rollout`,
     ``table``: :func:`matador.players.playouts.table_rollout`, or with ``seats``
-    :func:`matador.players.playouts.seat_rollout` of those seat policies) with ``epsilon``.
-    ``rollout`` is the pure-Python playout, the kernel plays ``kind`` and ``seats``."""
+    :func:`matador.players.playouts.seat_rollout` of those seat policies) with ``epsilon``,
+    mixed with ``net``'s value in the kernel. ``rollout`` is the pure-Python playout, the
+    kernel plays ``kind`` and ``seats``."""
 
     rollout: Callable[[HandState, RandomSource, float], None] = greedy_rollout
     kind: str = "greedy"
     epsilon: float = EPSILON
     exact_tiles: int = ENDGAME_TILES
     seats: tuple[str, ...] = ()
+    net: ValueNet | None = field(default=None, compare=False)
+    """A value network (two players, the kernel only): a world's value of a move is then
+    ``(1 - mix)`` times its playout's outcome plus ``mix`` times the network's chance to win
+    right after the move (:mod:`matador.players.valuenet`)."""
+    mix: float = 0.0
 
 
 GREEDY_FINISH = Finish()
@@ -282,17 +296,42 @@ def _kernel_batch(flat: FlatWorlds, worlds: range, moves: Sequence[int],
     nm = len(moves)
     first = np.tile(np.asarray(moves, dtype=np.int64), done)
     b_of = np.repeat(bs[:done], nm)
-    out = fast.play_rows(np.repeat(rows[:done], nm, axis=0), flat.view.rules, flat.view.players,
-                         fast.stream_keys(seed, b_of, first),
-                         kernel_policy(finish.epsilon, finish.kind, finish.seats),
-                         first_moves=first)
-    share = 1.0 / flat.view.players
+    for (m, win, points) in _kernel_values(np.repeat(rows[:done], nm, axis=0), first,
+                                           fast.stream_keys(seed, b_of, first), flat.view.rules,
+                                           flat.view.players, seat, finish):
+        stats[m].add(win, points)
+    return done
+
+
+def _kernel_values(rows: np.ndarray, first: np.ndarray, keys: np.ndarray, rules: Rules,
+                   players: int, seat: int, finish: Finish
+                   ) -> list[tuple[int, float, float]]:
+    """Row ``i`` after move ``first[i]``, valued in the kernel by a playout on the stream
+    ``keys[i]`` (mixed with ``finish.net`` where the move did not end the hand): (move, win,
+    points) of each."""
+    from matador import fast
+
+    policy = kernel_policy(finish.epsilon, finish.kind, finish.seats)
+    if finish.net is None or players != 2:
+        out = fast.play_rows(rows, rules, players, keys, policy, first_moves=first)
+        net = None
+    else:
+        fast.push_rows(rows, rules, players, first)
+        net = fast.net_values(rows, seat, finish.net).tolist()
+        going = (rows[:, ROW_TO_MOVE] >= 0).tolist()  # the hand went on after the move
+        out = fast.play_rows(rows, rules, players, keys, policy)
+    share = 1.0 / players
     winners = out.winner.tolist()
     points = out.points[:, seat].tolist()
+    values = []
+    mix = finish.mix
     for i, m in enumerate(first.tolist()):
         w = winners[i]
-        stats[m].add(share if w < 0 else float(w == seat), float(points[i]))
-    return done
+        win = share if w < 0 else float(w == seat)
+        if net is not None and going[i]:
+            win = (1.0 - mix) * win + mix * net[i]
+        values.append((m, win, float(points[i])))
+    return values
 
 
 def kernel_enabled(kernel: bool | None) -> bool:
@@ -312,18 +351,18 @@ def kernel_enabled(kernel: bool | None) -> bool:
 def _kernel_rollouts(pending: list[tuple[HandState, int, int]], seat: int, seed: int,
                      finish: Finish) -> list[tuple[int, int, float, float]]:
     """Playouts of ``world + move`` in the kernel: (world index, move, win, points)."""
+    import numpy as np
+
     from matador import fast
+    from matador.fast.encode import state_rows
 
     worlds = [w for w, _, _ in pending]
-    keys = fast.stream_keys(seed, [b for _, _, b in pending], [m for _, m, _ in pending])
-    policy = kernel_policy(finish.epsilon, finish.kind, finish.seats)
-    out = fast.play_out(worlds, keys, policy, first_moves=[m for _, m, _ in pending])
-    n = worlds[0].players
-    share = 1.0 / n
-    winners = out.winner.tolist()
-    points = out.points[:, seat].tolist()
-    return [(b, m, share if w < 0 else float(w == seat), float(p))
-            for (_, m, b), w, p in zip(pending, winners, points, strict=True)]
+    first = np.array([m for _, m, _ in pending], dtype=np.int64)
+    keys = fast.stream_keys(seed, [b for _, _, b in pending], first)
+    values = _kernel_values(state_rows(worlds), first, keys, worlds[0].rules, worlds[0].players,
+                            seat, finish)
+    return [(b, m, win, points) for (_, _, b), (m, win, points) in zip(pending, values,
+                                                                         strict=True)]
 
 
 class _Batches:

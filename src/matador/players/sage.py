@@ -15,6 +15,12 @@ pieces that measured stronger (``docs/bots.md``):
   Python. Under ``six`` with four players, where the card counter plays no
   better than ``greedy``, the playouts are ``pimc``'s greedy ones
   (:data:`AUTO_PLAYOUTS`).
+* **A learned evaluation** (two players, :mod:`matador.players.valuenet`): where
+  the package ships a value network for the table (classic and russian) and the
+  kernel runs the playouts, a world's value of a move is half its playout's
+  outcome and half the network's chance to win right after the move
+  (:data:`MIX`); the network, trained on ``sage``'s self-play, runs in the
+  kernel beside the playouts. ``sage-po`` is ``sage`` without it.
 * **Exact endgames**: once few tiles are left, a world is solved exactly
   (:class:`~matador.players.rollout.EndgameSolver`, max^n: every seat
   maximises its own chance), with two players only: with more, the solver's
@@ -65,6 +71,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from random import Random
 
 from matador.core.errors import ViewError
@@ -91,6 +98,7 @@ from matador.players.playouts import (
 )
 from matador.players.rollout import EndgameSolver, RandomSource, greedy_rollout
 from matador.players.timing import MIN_SAMPLES, ThinkClock, distinct_moves, settled
+from matador.players.valuenet import ValueNet, shipped_net
 
 ENDGAME_TILES = 9
 """Solve a world exactly once at most this many tiles are held or in the boneyard (2 players)."""
@@ -121,6 +129,10 @@ world (two players, empty boneyard, nothing set aside) for an iteration budget; 
 budget allows :data:`KNOWN_NODES_PER_MS` a millisecond of it (about half its time)."""
 KNOWN_NODES_PER_MS = 100
 """Positions of the exact search allowed per millisecond of a time budget (some 5 us each)."""
+MIX = 0.5
+"""The share of a world's value of a move that comes from the value network, where one is
+used (the rest is the playout's outcome; ``docs/bots.md``, "A learned evaluation")."""
+_LOADED: dict[str, ValueNet] = {}
 AUTO_PLAYOUTS: dict[tuple[str, int], str] = {("six", 4): "greedy"}
 """Tables (preset, players) where ``playout="auto"`` (the default) plays ``pimc``'s greedy
 playouts instead of the table policy: under ``six`` with four players the card counter is
@@ -245,7 +257,10 @@ class SageBot(Bot):
     playouts as the policy their choices point to (:func:`opponent_policies`;
     the ``sage-om`` kind); ``kernel`` plays the playouts in the compiled
     kernel: True, False, or None for "when installed" (the statistics are the
-    same either way for an iteration budget).
+    same either way for an iteration budget, without a value network);
+    ``evaluation`` is the value network mixed into the kernel's playouts, ``mix``
+    of each value (:meth:`value_net`): ``auto`` (the one shipped for the table,
+    if any), ``off``, or the path of saved weights.
     """
 
     kind = "sage"
@@ -255,8 +270,15 @@ class SageBot(Bot):
                  epsilon: float = EPSILON, endgame: int = ENDGAME_TILES,
                  model_opponents: bool = False, kernel: bool | None = None,
                  playout: str = "auto", endgame_all: bool = False,
-                 solve_known: bool = True) -> None:
+                 solve_known: bool = True, evaluation: str = "auto", mix: float = MIX) -> None:
         super().__init__(budget)
+        if evaluation not in ("auto", "off") and not evaluation.endswith(".npz"):
+            raise ValueError(f"unknown evaluation {evaluation!r}: expected 'auto', 'off' or "
+                             "the path of a value network's weights (.npz)")
+        if not 0.0 <= mix <= 1.0:
+            raise ValueError(f"mix {mix!r} is not a share between 0 and 1")
+        self.evaluation = evaluation
+        self.mix = mix
         self.solve_known = solve_known
         if playout not in PLAYOUTS and playout != "auto":
             raise ValueError(f"unknown playout {playout!r}: expected one of "
@@ -324,6 +346,9 @@ class SageBot(Bot):
         finish = Finish(PLAYOUTS[playout], playout, self.epsilon,
                         self.endgame if view.players == 2 or self.endgame_all else 0)
         use_kernel = kernel_enabled(self.kernel)
+        net = self.value_net(view) if use_kernel else None
+        if net is not None:
+            finish = replace(finish, net=net, mix=self.mix)
         solver = self._solver
         begin = time.perf_counter()
         if self.solve_known and len(moves) > 1 and known_world(view):
@@ -337,7 +362,8 @@ class SageBot(Bot):
             if any(p != "table" for p in policies):
                 alone = all(p != "table" for s, p in enumerate(policies) if s != seat)
                 finish = Finish(seat_rollout(policies), "table", self.epsilon,
-                                self.endgame if alone else finish.exact_tiles, policies)
+                                self.endgame if alone else finish.exact_tiles, policies,
+                                finish.net, finish.mix)
                 solver = self._modelled_solver(policies)
         make_world = self.worlds(view, spec)  # after the model: its wait for a world starts now
         seed = rng.getrandbits(64)
@@ -372,6 +398,19 @@ class SageBot(Bot):
         self.last_search = result
         return result
 
+    def value_net(self, view: PlayerView) -> ValueNet | None:
+        """The value network mixed into the playouts at ``view``'s table (``evaluation``):
+        the shipped one for the table (``auto``, :func:`~matador.players.valuenet.shipped_net`),
+        none (``off``), or the one saved at a path (two players only)."""
+        if self.evaluation == "off" or view.players != 2:
+            return None
+        if self.evaluation == "auto":
+            return shipped_net(view.rules, view.players)
+        net = _LOADED.get(self.evaluation)
+        if net is None:
+            net = _LOADED[self.evaluation] = ValueNet.load(self.evaluation)
+        return net
+
     def worlds(self, view: PlayerView, budget: Budget) -> Callable[[Random], HandState]:
         """Where the search's worlds come from: :func:`~matador.players.pimc.view_worlds`,
         the worlds consistent with ``view`` (a measuring stick may search others)."""
@@ -397,8 +436,19 @@ class SageBot(Bot):
         return result.best()
 
 
+class SagePlayoutsBot(SageBot):
+    """``sage`` valuing worlds by playouts alone (``sage-po``): ``SageBot(evaluation="off")``,
+    the ``sage`` of before the learned evaluation, kept for comparison."""
+
+    kind = "sage-po"
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        super().__init__(budget, evaluation="off")
+
+
 class SageOMBot(SageBot):
-    """``sage`` that models its opponents (``sage-om``): ``SageBot(model_opponents=True)``."""
+    """``sage`` that models its opponents (``sage-om``): ``SageBot(model_opponents=True,
+    evaluation="off")``, as it was measured."""
 
     kind = "sage-om"
 
@@ -406,7 +456,7 @@ class SageOMBot(SageBot):
                  epsilon: float = EPSILON, endgame: int = ENDGAME_TILES,
                  kernel: bool | None = None) -> None:
         super().__init__(budget, early_stop=early_stop, epsilon=epsilon, endgame=endgame,
-                         model_opponents=True, kernel=kernel)
+                         model_opponents=True, kernel=kernel, evaluation="off")
 
 
 def _with_twins(stats: dict[int, MoveStats], legal: tuple[int, ...], view: PlayerView
@@ -427,6 +477,7 @@ def _with_twins(stats: dict[int, MoveStats], legal: tuple[int, ...], view: Playe
 
 __all__ = ["AUTO_PLAYOUTS", "BATCH_MAX", "CHECK_EVERY", "ENDGAME_TILES", "KNOWN_NODES",
            "KNOWN_NODES_PER_MS", "MAX_FACTOR",
-           "MODEL_ODDS", "MODEL_SETTLED", "MODEL_TRUST", "MODEL_WORLDS", "SageBot", "SageOMBot",
+           "MIX", "MODEL_ODDS", "MODEL_SETTLED", "MODEL_TRUST", "MODEL_WORLDS", "SageBot",
+           "SageOMBot", "SagePlayoutsBot",
            "known_nodes", "known_world", "opponent_log_odds", "opponent_policies",
            "playout_for", "solve_known"]
