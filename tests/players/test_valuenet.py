@@ -78,7 +78,7 @@ def test_the_kernel_evaluates_the_network_as_numpy_does(preset: str, random_net:
     rows = state_rows(states)
     for seat in (0, 1):
         want = net(np.stack([features(s, seat) for s in states]))
-        got = fast.net_values(rows, seat, net)
+        got = fast.net_values(rows, seat, net.w)
         assert np.abs(got - want).max() < 1e-5
         assert want.std() > 0.05  # the check is not of a constant
 
@@ -89,10 +89,13 @@ def test_the_kernel_values_a_finished_hand_at_one_half_and_refuses_other_tables(
     state = positions("classic", 1)[-1]
     state.play(HeuristicBot().choose(PlayerView.of(state, state.to_move), random.Random(1)))
     assert state.is_over
-    assert fast.net_values(state_rows([state]), 0, net).tolist() == [0.5]
+    assert fast.net_values(state_rows([state]), 0, net.w).tolist() == [0.5]
     three = HandState.new(Rules.from_preset("classic"), 3, random.Random(1))
     with pytest.raises(ValueError, match="two-player positions only"):
-        fast.net_values(state_rows([three]), 0, net)
+        fast.net_values(state_rows([three]), 0, net.w)
+    short = dict(net.w, w1=net.w["w1"][:-1])
+    with pytest.raises(ValueError, match=f"take {FEATURES - 1} features"):
+        fast.net_values(state_rows([state]), 0, short)
 
 
 def test_a_worlds_value_is_the_mixture_of_playout_and_network(random_net: Path) -> None:

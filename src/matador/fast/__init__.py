@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import importlib.util
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import TYPE_CHECKING, Any
@@ -49,7 +49,6 @@ if TYPE_CHECKING:
 
     from matador.core.sampling import FlatWorlds
     from matador.core.state import HandState
-    from matador.players.valuenet import ValueNet
 
 CHUNK = 512
 """Hands per chunk when a batch is spread across threads."""
@@ -319,15 +318,19 @@ def push_rows(rows: np.ndarray, rules: Rules, players: int,
                          np.zeros((rows.shape[0], 0), dtype=np.int64))
 
 
-def net_values(rows: np.ndarray, seat: int, net: ValueNet) -> np.ndarray:
-    """The chance to win for ``seat`` of the value network ``net`` in each two-player row
-    (:mod:`matador.players.valuenet`; 0.5 where the hand is over), computed in the kernel:
-    the same numbers as ``net(features(state, seat))`` up to rounding."""
+def net_values(rows: np.ndarray, seat: int, weights: Mapping[str, np.ndarray]) -> np.ndarray:
+    """The chance to win for ``seat`` of the value network with ``weights`` in each
+    two-player row (:class:`matador.players.valuenet.ValueNet`'s ``w``: ``w1`` has
+    :data:`~matador.fast.layout.NET_FEATURES` rows; 0.5 where the hand is over), computed in
+    the kernel: the same numbers as ``net(features(state, seat))`` up to rounding."""
     import numpy as np
 
     if rows.shape[0] and int(rows[:, L.ROW_PLAYERS].max()) != 2:
         raise ValueError("the value network plays two-player positions only")
-    w = net.w
+    w = weights
+    if w["w1"].shape[0] != L.NET_FEATURES:
+        raise ValueError(f"value network weights take {w['w1'].shape[0]} features, "
+                         f"the kernel computes {L.NET_FEATURES}")
     hidden = w["b1"].shape[0]
     out = np.empty(rows.shape[0], dtype=np.float64)
     _kernel().net_values(rows, seat, w["w1"], w["b1"], w["w2"], w["b2"],
@@ -496,11 +499,9 @@ def compile_kernels() -> float:
     flat = flat_worlds(PlayerView.of(state, state.to_move))
     if flat is not None:
         rows, _ = sample_worlds(flat, [1])
-        from matador.players.valuenet import FEATURES, NAMES, ValueNet
-
-        shapes = {"w1": (FEATURES, 1), "b1": (1,), "w2": (1, 1), "b2": (1,), "w3": (1, 1),
-                  "b3": (1,)}
-        net_values(rows, 0, ValueNet({k: np.zeros(shapes[k], np.float32) for k in NAMES}))
+        shapes = {"w1": (L.NET_FEATURES, 1), "b1": (1,), "w2": (1, 1), "b2": (1,),
+                  "w3": (1, 1), "b3": (1,)}
+        net_values(rows, 0, {k: np.zeros(shape, np.float32) for k, shape in shapes.items()})
     return time.perf_counter() - start
 
 

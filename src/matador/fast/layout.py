@@ -28,6 +28,9 @@ ROW_COUNTER = 56  # draws taken from the row's stream
 ROW_LEADER = 57
 ROW_SIZE = 64
 
+# -- the value network's input (matador.players.valuenet.features) -------------------
+NET_FEATURES = 28 * 4 + 2 * 8 + 6  # four tile sets, two ends one-hot, six scalars
+
 # -- layout of a result row ----------------------------------------------------------
 OUT_WINNER = 0
 OUT_REASON = 1

@@ -317,7 +317,7 @@ def _kernel_values(rows: np.ndarray, first: np.ndarray, keys: np.ndarray, rules:
         net = None
     else:
         fast.push_rows(rows, rules, players, first)
-        net = fast.net_values(rows, seat, finish.net).tolist()
+        net = fast.net_values(rows, seat, finish.net.w).tolist()
         going = (rows[:, ROW_TO_MOVE] >= 0).tolist()  # the hand went on after the move
         out = fast.play_rows(rows, rules, players, keys, policy)
     share = 1.0 / players

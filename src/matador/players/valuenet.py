@@ -28,12 +28,13 @@ from typing import TYPE_CHECKING
 
 from matador.core.rules import Rules
 from matador.core.state import HandState
+from matador.fast.layout import NET_FEATURES
 
 if TYPE_CHECKING:
     import numpy as np
 
-FEATURES = 28 * 4 + 2 * 8 + 6
-"""Length of :func:`features`."""
+FEATURES = NET_FEATURES
+"""Length of :func:`features` (the kernel computes the same features, ``net_values``)."""
 SHIPPED = ("classic", "russian")
 """Presets whose two-player weights come with the package (``weights/<preset>-2p.npz``)."""
 NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
