@@ -34,6 +34,7 @@ from __future__ import annotations
 import importlib.util
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from random import Random
 from typing import TYPE_CHECKING, Any
@@ -201,6 +202,17 @@ def _rules_row(rules: Rules, players: int) -> np.ndarray:
     return r
 
 
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """The threads that play chunks of a batch in parallel (one pool per thread count)."""
+    pool = _POOLS.get(threads)
+    if pool is None:
+        pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="matador-fast")
+    return pool
+
+
 def _run(rows: np.ndarray, keys: np.ndarray, rrow: np.ndarray, policy: Policy, do_deal: bool,
          records: np.ndarray, threads: int) -> np.ndarray:
     import numpy as np
@@ -209,16 +221,19 @@ def _run(rows: np.ndarray, keys: np.ndarray, rrow: np.ndarray, policy: Policy, d
     kind = {"random": L.RANDOM, "greedy": L.GREEDY, "table": L.TABLE}[policy.kind]
     w = _weights(policy)
     out = np.empty((keys.shape[0], L.OUT_SIZE), dtype=np.int64)
-    if threads > 1 and keys.shape[0] > CHUNK:
-        import numba
+    n = keys.shape[0]
+    if threads > 1 and n > CHUNK:
+        size = max(CHUNK, -(-n // threads))
 
-        previous = numba.get_num_threads()
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
-        try:
-            k.run_parallel(rows, keys, rrow, w, kind, policy.epsilon, do_deal, records, out,
-                           CHUNK)
-        finally:
-            numba.set_num_threads(previous)
+        def chunk(start: int) -> None:  # the kernel releases the GIL: chunks run side by side
+            k._run_range(rows, keys, rrow, w, kind, policy.epsilon, do_deal, records, out, start,
+                         min(n, start + size), np.empty(64, dtype=np.int64),
+                         np.empty(28, dtype=np.int64), np.zeros(L.ROW_SIZE, dtype=np.int64))
+
+        rest = [_pool(threads - 1).submit(chunk, start) for start in range(size, n, size)]
+        chunk(0)  # this thread plays the first chunk
+        for future in rest:
+            future.result()
     else:
         k.run_serial(rows, keys, rrow, w, kind, policy.epsilon, do_deal, records, out)
     return out
@@ -488,7 +503,6 @@ def compile_kernels() -> float:
     rec = np.zeros((1, 0), dtype=np.int64)
     out = np.zeros((1, L.OUT_SIZE), dtype=np.int64)
     k.run_serial(rows, keys, rrow, w, L.RANDOM, 0.0, True, rec, out)
-    k.run_parallel(rows, keys, rrow, w, L.RANDOM, 0.0, True, rec, out, CHUNK)
     k.push_moves(rows, rrow, np.zeros(0, dtype=np.int64), rec[:0])
     k.fold_keys(keys, np.zeros(1, dtype=np.int64))
     from matador.core.sampling import flat_worlds

@@ -30,7 +30,7 @@ import math
 import numpy as np
 from llvmlite import binding as llvm_binding
 from llvmlite import ir
-from numba import njit, prange, types
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -539,7 +539,7 @@ def _table(r: np.ndarray, w: np.ndarray, moves: np.ndarray, nm: int, row: np.nda
     return best
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _finish(row: np.ndarray, r: np.ndarray, winner: int, reason: int) -> None:
     n = row[ROW_PLAYERS]
     total = 0
@@ -558,7 +558,7 @@ def _finish(row: np.ndarray, r: np.ndarray, winner: int, reason: int) -> None:
     row[ROW_TO_MOVE] = -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _some_empty(row: np.ndarray, n: int) -> bool:
     for s in range(n):  # noqa: SIM110 (a plain loop compiles to the tightest code)
         if not row[ROW_HANDS + s]:
@@ -566,7 +566,7 @@ def _some_empty(row: np.ndarray, n: int) -> bool:
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _check_end(row: np.ndarray, r: np.ndarray) -> bool:
     """With the boneyard empty: R18 (after_boneyard), then R19 and R20."""
     n = row[ROW_PLAYERS]
@@ -600,7 +600,7 @@ def _check_end(row: np.ndarray, r: np.ndarray) -> bool:
     return True
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _push(row: np.ndarray, r: np.ndarray, m: int) -> None:
     """``HandState.push``: play move ``m`` (legal) and apply R13-R22."""
     s = row[ROW_TO_MOVE]
@@ -835,7 +835,7 @@ def play(row: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int, epsilon: fl
     row[ROW_COUNTER] = counter
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _summarise(row: np.ndarray, out: np.ndarray) -> None:
     out[OUT_WINNER] = row[ROW_WINNER]
     out[OUT_REASON] = row[ROW_REASON]
@@ -846,11 +846,14 @@ def _summarise(row: np.ndarray, out: np.ndarray) -> None:
         out[OUT_PIPS + s] = row[ROW_PIPS + s]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def _run_range(rows: np.ndarray, keys: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int,
                epsilon: float, do_deal: bool, records: np.ndarray, out: np.ndarray, start: int,
                stop: int, moves: np.ndarray, tiles: np.ndarray, scratch: np.ndarray) -> None:
-    """Hands ``start`` to ``stop`` of :func:`run_serial`, with its scratch arrays given."""
+    """Hands ``start`` to ``stop`` of :func:`run_serial`, with its scratch arrays given.
+
+    It releases the GIL, so that threads can play chunks of one batch side by
+    side (``matador.fast``'s ``threads``); a chunk's scratch arrays are its own."""
     for i in range(start, stop):
         if do_deal:
             row = scratch
@@ -884,19 +887,6 @@ def fold_keys(keys: np.ndarray, index: np.ndarray) -> None:
         z = (z ^ (z >> S30)) * MIX1
         z = (z ^ (z >> S27)) * MIX2
         keys[i] = z ^ (z >> S31)
-
-
-@njit(cache=True, parallel=True)
-def run_parallel(rows: np.ndarray, keys: np.ndarray, r: np.ndarray, w: np.ndarray, policy: int,
-                 epsilon: float, do_deal: bool, records: np.ndarray, out: np.ndarray,
-                 chunk: int) -> None:
-    """:func:`run_serial` over chunks of ``chunk`` hands spread across Numba's threads."""
-    n = keys.shape[0]
-    chunks = (n + chunk - 1) // chunk
-    for c in prange(chunks):
-        _run_range(rows, keys, r, w, policy, epsilon, do_deal, records, out, c * chunk,
-                   min(n, (c + 1) * chunk), np.empty(64, dtype=np.int64),
-                   np.empty(28, dtype=np.int64), np.zeros(ROW_SIZE, dtype=np.int64))
 
 
 @njit(cache=True, _nrt=False)
