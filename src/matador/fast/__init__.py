@@ -52,7 +52,8 @@ if TYPE_CHECKING:
     from matador.core.state import HandState
 
 CHUNK = 512
-"""Hands per chunk when a batch is spread across threads."""
+"""The fewest hands a thread gets when a batch is spread across threads (a batch of at most
+this many plays on the calling thread alone)."""
 
 
 class FastUnavailableError(MatadorError):
