@@ -16,7 +16,7 @@ pieces that measured stronger (``docs/bots.md``):
   better than ``greedy``, the playouts are ``pimc``'s greedy ones
   (:data:`AUTO_PLAYOUTS`).
 * **A learned evaluation** (two players, :mod:`matador.players.valuenet`): where
-  the package ships a value network for the table (classic and russian) and the
+  the package ships a value network for the table (classic, russian, six) and the
   kernel runs the playouts, a world's value of a move is half its playout's
   outcome and half the network's chance to win right after the move
   (:data:`MIX`); the network, trained on ``sage``'s self-play, runs in the

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 FEATURES = NET_FEATURES
 """Length of :func:`features` (the kernel computes the same features, ``net_values``)."""
-SHIPPED = ("classic", "russian")
+SHIPPED = ("classic", "russian", "six")
 """Presets whose two-player weights come with the package (``weights/<preset>-2p.npz``)."""
 NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
 """The weight arrays of a network, in order."""
