@@ -40,9 +40,10 @@ from __future__ import annotations
 
 import contextlib
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from math import comb
-from weakref import WeakKeyDictionary
 
 from matador.core.errors import MatadorError, ViewError
 from matador.core.moves import DRAW, MOVE_TILE
@@ -954,19 +955,33 @@ def flat_worlds(view: PlayerView) -> FlatWorlds | None:
     return sampler.flat if isinstance(sampler.flat, FlatWorlds) else None
 
 
-_SAMPLERS: WeakKeyDictionary[PlayerView, WorldSampler] = WeakKeyDictionary()
+SAMPLERS_KEPT = 8
+"""Samplers :func:`sampler_for` keeps, the most recently used (each holds its view, its
+counts and its flat tables, up to tens of megabytes with four players)."""
+_SAMPLERS: OrderedDict[PlayerView, WorldSampler] = OrderedDict()
+_SAMPLERS_LOCK = threading.Lock()
 
 
 def sampler_for(view: PlayerView) -> WorldSampler:
-    """The sampler of ``view``, built once per view and kept as long as the view lives.
+    """The sampler of ``view``, built once and kept while ``view`` is among the
+    :data:`SAMPLERS_KEPT` views sampled most recently.
 
     Building a sampler counts the consistent deals, which costs more than a
-    sample: a search that draws many worlds from one view calls this.
+    sample: a search that draws many worlds from one view calls this. The cache
+    is bounded because a sampler holds its view: a long-lived process (a server, a
+    data run) searching view after view keeps only the last few.
     """
-    sampler = _SAMPLERS.get(view)
-    if sampler is None:
-        sampler = WorldSampler(view)
-        _SAMPLERS[view] = sampler
+    with _SAMPLERS_LOCK:
+        sampler = _SAMPLERS.get(view)
+        if sampler is not None:
+            _SAMPLERS.move_to_end(view)
+            return sampler
+    sampler = WorldSampler(view)  # outside the lock: counting may take a while
+    with _SAMPLERS_LOCK:
+        sampler = _SAMPLERS.setdefault(view, sampler)
+        _SAMPLERS.move_to_end(view)
+        while len(_SAMPLERS) > SAMPLERS_KEPT:
+            _SAMPLERS.popitem(last=False)
     return sampler
 
 
@@ -981,5 +996,5 @@ def sample_world(view: PlayerView, rng: random.Random) -> HandState:
     return sampler_for(view).sample(rng)
 
 
-__all__ = ["FLAT_ATTEMPTS", "MAX_ATTEMPTS", "FlatSeat", "FlatWorlds", "WorldSampler",
-           "flat_worlds", "sample_world", "sampler_for"]
+__all__ = ["FLAT_ATTEMPTS", "MAX_ATTEMPTS", "SAMPLERS_KEPT", "FlatSeat", "FlatWorlds",
+           "WorldSampler", "flat_worlds", "sample_world", "sampler_for"]
