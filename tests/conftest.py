@@ -19,11 +19,20 @@ first, longest first, each followed by an ordinary test: pytest-xdist hands each
 worker two tests at the start and then one at a time (``--maxschedchunk=1`` in
 pyproject.toml), so the longest tests start at once on different workers and the
 short ones fill the time around them.
+
+Each process that first runs the compiled kernel (``matador[fast]``) with a cold Numba
+cache compiles it, some 18 s of CPU; with two workers both would, at the same time. So
+the main process compiles it once in a background process (:func:`compile_in_background`)
+while the workers run the tests that do not use the kernel; those that do run last
+(``lanes.KERNEL_PATHS``) and load the compiled kernel from the disk cache. With a warm
+cache the background process only loads it (under a second).
 """
 
 from __future__ import annotations
 
 import compileall
+import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
@@ -36,10 +45,34 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "matador"
 sys.dont_write_bytecode = False  # before pytest imports (and rewrites) the test modules
 
 
+COMPILER = pytest.StashKey[subprocess.Popen[bytes]]()
+
+
+def compile_in_background() -> subprocess.Popen[bytes] | None:
+    """A process that compiles the kernel into the disk cache (or loads it from there), or
+    ``None`` without Numba."""
+    if importlib.util.find_spec("numba") is None:
+        return None
+    return subprocess.Popen(
+        [sys.executable, "-c", "from matador import fast; fast.compile_kernels()"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     lanes.FAST = "not slow" in (config.option.markexpr or "")
     if not hasattr(config, "workerinput"):  # once, in the main process (not each xdist worker)
         compileall.compile_dir(SRC, quiet=1)
+        if getattr(config.option, "numprocesses", None):  # workers to share the compile
+            compiler = compile_in_background()
+            if compiler is not None:
+                config.stash[COMPILER] = compiler
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    compiler = config.stash.get(COMPILER, None)
+    if compiler is not None and compiler.poll() is None:  # a short run: not needed any more
+        compiler.kill()  # Numba writes each cache file to a temporary name first: none is torn
+        compiler.wait()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -4,6 +4,7 @@ order of the whole run (the tests that take minutes first)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from fnmatch import fnmatch
 from typing import Any
 
 import pytest
@@ -30,6 +31,25 @@ def examples(full: int) -> int:
     return max(10, full // 4) if FAST else full
 
 
+KERNEL_PATHS = (
+    "src/matador/fast/*", "src/matador/players/*", "src/matador/arena/study.py",
+    "tests/fast/*", "tests/players/*", "tests/arena/test_study.py",
+    "tests/cli/test_cli_analyse.py", "tests/cli/test_cli_levels.py",
+    "tests/cli/test_cli_records.py", "tests/core/test_sampling_cache.py",
+    "tests/table/test_drive.py", "tests/ui/test_ui_game.py", "tests/test_*_smoke.py",
+)
+"""Test files whose tests run the compiled kernel in the test process (measured: the tests
+that called ``matador.fast``'s kernel in a fast-lane run). A hint for the order only: a
+kernel test that runs early compiles the kernel itself, and a listed file that stops using
+the kernel only runs later."""
+
+
+def uses_kernel(item: pytest.Item) -> bool:
+    """Whether ``item``'s file is one of :data:`KERNEL_PATHS`."""
+    path = item.nodeid.split("::", 1)[0]
+    return any(fnmatch(path, pattern) for pattern in KERNEL_PATHS)
+
+
 def long_seconds(item: pytest.Item) -> float:
     """The ``long`` mark's estimate of a test's seconds; 0 for an ordinary test."""
     mark = item.get_closest_marker("long")
@@ -38,9 +58,12 @@ def long_seconds(item: pytest.Item) -> float:
 
 def long_first(items: list[pytest.Item]) -> list[pytest.Item]:
     """``items`` with the long tests first, longest first, each followed by an ordinary test
-    (so the first two go to different xdist workers); the rest in their order."""
+    (so the first two go to different xdist workers); then the rest in their order, those
+    that use the kernel (:func:`uses_kernel`) last, so that by then the kernel compiled in
+    the background (tests/conftest.py) is on disk for every worker to load."""
     long = sorted((i for i in items if long_seconds(i)), key=long_seconds, reverse=True)
-    ordinary = [i for i in items if not long_seconds(i)]
+    ordinary = [i for i in items if not long_seconds(i) and not uses_kernel(i)]
+    ordinary += [i for i in items if not long_seconds(i) and uses_kernel(i)]
     ordered: list[pytest.Item] = []
     for item in long:
         ordered.append(item)

@@ -10,10 +10,13 @@ import lanes
 
 
 class Item:
-    """Just enough of a ``pytest.Item`` for the ordering: a name and maybe a ``long`` mark."""
+    """Just enough of a ``pytest.Item`` for the ordering: a name, a node id and maybe a
+    ``long`` mark."""
 
-    def __init__(self, name: str, seconds: float | None = None) -> None:
+    def __init__(self, name: str, seconds: float | None = None, path: str = "tests/x.py"
+                 ) -> None:
         self.name = name
+        self.nodeid = f"{path}::{name}"
         self.mark = pytest.mark.long(seconds).mark if seconds is not None else None
 
     def get_closest_marker(self, name: str) -> Any:
@@ -39,3 +42,18 @@ def test_without_long_tests_the_order_is_kept_and_nothing_is_lost() -> None:
 def test_a_long_mark_gives_its_seconds_an_ordinary_test_none() -> None:
     assert lanes.long_seconds(Item("x", 600)) == 600.0
     assert lanes.long_seconds(Item("y")) == 0.0
+
+
+def test_tests_that_use_the_kernel_run_after_the_others_long_ones_still_first() -> None:
+    items = [Item("k1", path="tests/fast/test_identity.py"), Item("a"),
+             Item("d", path="src/matador/players/sage.py"), Item("b"),
+             Item("l9", 9, path="tests/players/test_sage.py"),
+             Item("s", path="tests/test_think_time_smoke.py"), Item("c")]
+    assert names(items) == ["l9", "a", "b", "c", "k1", "d", "s"]
+
+
+def test_the_kernel_paths_match_files_not_their_neighbours() -> None:
+    assert lanes.uses_kernel(Item("t", path="tests/cli/test_cli_levels.py"))
+    assert lanes.uses_kernel(Item("t", path="tests/test_value_net_smoke.py"))
+    assert not lanes.uses_kernel(Item("t", path="tests/cli/test_cli_play.py"))
+    assert not lanes.uses_kernel(Item("t", path="tests/core/test_state.py"))
