@@ -44,10 +44,26 @@ kernel test that runs early compiles the kernel itself, and a listed file that s
 the kernel only runs later."""
 
 
+BROWSER_PATHS = ("tests/web/*",)
+"""Test files that drive the browser. Their ``browser`` fixture (tests/web/conftest.py) lives
+for the whole session and Playwright's sync API keeps an event loop running in the worker's
+main thread as long as it does, so no test may call ``asyncio.run`` after one of them in the
+same worker: they run after every other test."""
+
+
+def _in(item: pytest.Item, patterns: tuple[str, ...]) -> bool:
+    path = item.nodeid.split("::", 1)[0]
+    return any(fnmatch(path, pattern) for pattern in patterns)
+
+
 def uses_kernel(item: pytest.Item) -> bool:
     """Whether ``item``'s file is one of :data:`KERNEL_PATHS`."""
-    path = item.nodeid.split("::", 1)[0]
-    return any(fnmatch(path, pattern) for pattern in KERNEL_PATHS)
+    return _in(item, KERNEL_PATHS)
+
+
+def uses_browser(item: pytest.Item) -> bool:
+    """Whether ``item``'s file is one of :data:`BROWSER_PATHS`."""
+    return _in(item, BROWSER_PATHS)
 
 
 def long_seconds(item: pytest.Item) -> float:
@@ -59,14 +75,17 @@ def long_seconds(item: pytest.Item) -> float:
 def long_first(items: list[pytest.Item]) -> list[pytest.Item]:
     """``items`` with the long tests first, longest first, each followed by an ordinary test
     (so the first two go to different xdist workers); then the rest in their order, those
-    that use the kernel (:func:`uses_kernel`) last, so that by then the kernel compiled in
-    the background (tests/conftest.py) is on disk for every worker to load."""
+    that use the kernel (:func:`uses_kernel`) after the others, so that by then the kernel
+    compiled in the background (tests/conftest.py) is on disk for every worker to load, and
+    those that drive the browser (:func:`uses_browser`) last of all."""
+    browser = [i for i in items if uses_browser(i)]  # last even if long
+    items = [i for i in items if not uses_browser(i)]
     long = sorted((i for i in items if long_seconds(i)), key=long_seconds, reverse=True)
-    ordinary = [i for i in items if not long_seconds(i) and not uses_kernel(i)]
-    ordinary += [i for i in items if not long_seconds(i) and uses_kernel(i)]
+    rest = [i for i in items if not long_seconds(i)]
+    ordinary = [i for i in rest if not uses_kernel(i)] + [i for i in rest if uses_kernel(i)]
     ordered: list[pytest.Item] = []
     for item in long:
         ordered.append(item)
         if ordinary:
             ordered.append(ordinary.pop(0))
-    return ordered + ordinary
+    return ordered + ordinary + browser

@@ -57,3 +57,12 @@ def test_the_kernel_paths_match_files_not_their_neighbours() -> None:
     assert lanes.uses_kernel(Item("t", path="tests/test_value_net_smoke.py"))
     assert not lanes.uses_kernel(Item("t", path="tests/cli/test_cli_play.py"))
     assert not lanes.uses_kernel(Item("t", path="tests/core/test_state.py"))
+
+
+def test_browser_tests_run_last_of_all_after_the_kernel_tests() -> None:
+    items = [Item("w1", path="tests/web/test_browser.py"),
+             Item("k", path="tests/table/test_drive.py"), Item("a"),
+             Item("w2", 50, path="tests/web/test_table.py"), Item("b")]
+    assert names(items) == ["a", "b", "k", "w1", "w2"]
+    assert lanes.uses_browser(Item("t", path="tests/web/test_table.py"))
+    assert not lanes.uses_browser(Item("t", path="tests/server/test_web_api.py"))
