@@ -23,8 +23,9 @@ short ones fill the time around them.
 Each process that first runs the compiled kernel (``matador[fast]``) with a cold Numba
 cache compiles it, some 18 s of CPU; with two workers both would, at the same time. So
 the main process compiles it once in a background process (:func:`compile_in_background`)
-while the workers run the tests that do not use the kernel; those that do run last
-(``lanes.KERNEL_PATHS``) and load the compiled kernel from the disk cache. With a warm
+while the workers run the tests that do not use the kernel; those that do run after them
+(``lanes.KERNEL_PATHS``; only the browser tests come later, ``lanes.BROWSER_PATHS``) and
+load the compiled kernel from the disk cache. With a warm
 cache the background process only loads it (under a second).
 """
 
