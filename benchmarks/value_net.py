@@ -64,16 +64,17 @@ from matador.players.playouts import table_move, table_rollout
 from matador.players.rollout import tiles_in_play, win_values
 from matador.players.sage import MIX, _with_twins, known_nodes, known_world, solve_known
 from matador.players.timing import distinct_moves
-from matador.players.valuenet import ValueNet, features
+from matador.players.valuenet import ValueNet, features, players_of
 
 # ---------------------------------------------------------------- data
 
 
-def self_play(bot: Bot, rules: Rules, seed: int, hand: int
+def self_play(bot: Bot, rules: Rules, seed: int, hand: int, players: int = 2
               ) -> tuple[list[HandState], list[float]]:
-    """Hand number ``hand`` of ``bot`` against itself: its positions and each seat's win value."""
-    rng = Random(seed * 1_000_003 + hand)
-    state = HandState.new(rules, 2, rng)
+    """Hand number ``hand`` of ``bot`` against itself at a table of ``players``: its positions
+    and each seat's win value."""
+    rng = Random(seed * 1_000_003 + hand + (0 if players == 2 else 7_919 * players))
+    state = HandState.new(rules, players, rng)
     positions: list[HandState] = []
     while not state.is_over:
         positions.append(state.copy())
@@ -81,28 +82,29 @@ def self_play(bot: Bot, rules: Rules, seed: int, hand: int
     return positions, win_values(state)
 
 
-def _play(bot_spec: str, preset: str, seed: int, hands: range
+def _play(bot_spec: str, preset: str, seed: int, players: int, hands: range
           ) -> tuple[np.ndarray, np.ndarray]:
-    """Every position of ``hands`` self-play hands, both sides, with the win value it got."""
+    """Every position of ``hands`` self-play hands, from every seat's side, with the win value
+    that seat got."""
     rules = Rules.from_preset(preset)
     bot = make_bot(bot_spec)
     xs: list[np.ndarray] = []
     ys: list[float] = []
     for hand in hands:
-        positions, won = self_play(bot, rules, seed, hand)
+        positions, won = self_play(bot, rules, seed, hand, players)
         for position in positions:
-            for seat in (0, 1):
+            for seat in range(players):
                 xs.append(features(position, seat))
                 ys.append(won[seat])
     return np.stack(xs), np.asarray(ys, dtype=np.float32)
 
 
-def generate(bot_spec: str, preset: str, hands: int, seed: int, jobs: int
+def generate(bot_spec: str, preset: str, hands: int, seed: int, jobs: int, players: int = 2
              ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_play` over ``hands`` hands in ``jobs`` processes (the same data for any)."""
     size = max(1, min(500, -(-hands // (4 * jobs))))
     chunks = [range(i, min(i + size, hands)) for i in range(0, hands, size)]
-    play = partial(_play, bot_spec, preset, seed)
+    play = partial(_play, bot_spec, preset, seed, players)
     if jobs <= 1:
         parts = [play(chunk) for chunk in chunks]
     else:
@@ -125,7 +127,7 @@ def train(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, seed: int,
     """Fit on the first 90 % of the positions and report on the rest (the last hands)."""
     rng = np.random.default_rng(seed)
     cut = int(len(x) * 0.9)
-    net = ValueNet.fresh(hidden, rng)
+    net = ValueNet.fresh(hidden, rng, players_of(x.shape[1]))
     net.fit(x[:cut], y[:cut], epochs, rng, batch)
     linear = {"w1": np.zeros((x.shape[1], 1), np.float32),  # a logistic regression
               "b1": np.zeros(1, np.float32)}
@@ -160,15 +162,15 @@ def _fit_logistic(w: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray,
 def predictions(net: ValueNet, preset: str, hands: int, playouts: int, seed: int
                 ) -> dict[str, float]:
     """Brier scores of three predictions of the outcome for the mover, over every position
-    of ``hands`` new ``sage:100it`` self-play hands: the mean of ``playouts`` table playouts,
-    the network, and the mean of the two."""
+    of ``hands`` new ``sage:100it`` self-play hands at the network's table: the mean of
+    ``playouts`` table playouts, the network, and the mean of the two."""
     rules = Rules.from_preset(preset)
     bot = make_bot("sage:100it")
     by_playouts: list[float] = []
     by_net: list[float] = []
     got: list[float] = []
     for hand in range(hands):
-        positions, won = self_play(bot, rules, seed, hand)
+        positions, won = self_play(bot, rules, seed, hand, net.players)
         for i, position in enumerate(positions):
             seat = position.to_move
             values = []
@@ -292,6 +294,7 @@ def main_cli(argv: list[str]) -> int:
     data = sub.add_parser("data", help="self-play positions with their outcomes")
     data.add_argument("--bot", default="sage:100it")
     data.add_argument("--preset", default="classic")
+    data.add_argument("--players", type=int, default=2)
     data.add_argument("--hands", type=int, default=2000)
     data.add_argument("--seed", type=int, default=1)
     data.add_argument("--jobs", type=int, default=1)
@@ -312,10 +315,11 @@ def main_cli(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     start = time.perf_counter()
     if args.command == "data":
-        x, y = generate(args.bot, args.preset, args.hands, args.seed, args.jobs)
+        x, y = generate(args.bot, args.preset, args.hands, args.seed, args.jobs, args.players)
         np.savez_compressed(args.out, x=x, y=y)
-        print(f"{args.hands} hands of {args.bot} ({args.preset}, seed {args.seed}): "
-              f"{len(x)} positions (both sides) in {time.perf_counter() - start:.0f} s")
+        print(f"{args.hands} hands of {args.bot} ({args.preset}, {args.players} players, seed "
+              f"{args.seed}): {len(x)} positions (every seat's side) in "
+              f"{time.perf_counter() - start:.0f} s")
         return 0
     if args.command == "predict":
         got = predictions(ValueNet.load(args.weights), args.preset, args.hands, args.playouts,

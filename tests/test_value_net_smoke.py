@@ -17,6 +17,7 @@ from benchscripts import BENCHMARKS, load_benchmark
 from matador.core.rules import Rules
 from matador.core.state import HandState
 from matador.core.view import PlayerView
+from matador.fast.layout import net_features
 from matador.players.base import Budget
 from matador.players.heuristic import HeuristicBot
 from matador.players.valuenet import FEATURES
@@ -48,6 +49,20 @@ def test_the_network_learns_a_known_answer() -> None:
     probe = np.zeros((2, FEATURES), np.float32)
     probe[0, :2] = 1
     assert net(probe)[0] > 0.9 > 0.1 > net(probe)[1]
+
+
+def test_data_of_more_players_takes_every_seats_side() -> None:
+    x, y = vn.generate("heuristic", "classic", 6, 1, 1, players=3)
+    assert x.shape[1] == net_features(3) and len(x) == len(y) and len(x) % 3 == 0
+    tiles = x[:, :28 * 5].reshape(len(x), 5, 28)
+    assert (tiles.sum(axis=1) == 1).all()
+    # the three sides of a position: each seat's hand first, then the next seat's
+    for a, b in zip(x[0::3], x[1::3], strict=True):
+        assert (a[28:56] == b[:28]).all()
+    sums = y.reshape(-1, 3).sum(axis=1)  # one winner, or a third each
+    assert np.allclose(sums, 1.0) and set(np.round(y, 4)) <= {0.0, 1.0, round(1 / 3, 4)}
+    net, report = vn.train(x, y, hidden=4, epochs=1, seed=1)
+    assert net.players == 3 and report["positions"] == len(x)
 
 
 @pytest.fixture(scope="module")

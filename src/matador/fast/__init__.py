@@ -335,18 +335,24 @@ def push_rows(rows: np.ndarray, rules: Rules, players: int,
 
 
 def net_values(rows: np.ndarray, seat: int, weights: Mapping[str, np.ndarray]) -> np.ndarray:
-    """The chance to win for ``seat`` of the value network with ``weights`` in each
-    two-player row (:class:`matador.players.valuenet.ValueNet`'s ``w``: ``w1`` has
-    :data:`~matador.fast.layout.NET_FEATURES` rows; 0.5 where the hand is over), computed in
-    the kernel: the same numbers as ``net(features(state, seat))`` up to rounding."""
+    """The chance to win for ``seat`` of the value network with ``weights`` in each row
+    (:class:`matador.players.valuenet.ValueNet`'s ``w``: ``w1`` has
+    :func:`~matador.fast.layout.net_features` rows for the rows' number of players, all the
+    same; 0.5 where the hand is over), computed in the kernel: the same numbers as
+    ``net(features(state, seat))`` up to rounding."""
     import numpy as np
 
-    if rows.shape[0] and int(rows[:, L.ROW_PLAYERS].max()) != 2:
-        raise ValueError("the value network plays two-player positions only")
     w = weights
-    if w["w1"].shape[0] != L.NET_FEATURES:
-        raise ValueError(f"value network weights take {w['w1'].shape[0]} features, "
-                         f"the kernel computes {L.NET_FEATURES}")
+    if rows.shape[0]:
+        players = rows[:, L.ROW_PLAYERS]
+        n = int(players.max())
+        if int(players.min()) != n:
+            raise ValueError("the rows are positions of different numbers of players")
+        if w["w1"].shape[0] != L.net_features(n):
+            raise ValueError(f"value network weights take {w['w1'].shape[0]} features, "
+                             f"the kernel computes {L.net_features(n)} for {n} players")
+        if not 0 <= seat < n:
+            raise ValueError(f"seat {seat} is not at a table of {n}")
     hidden = w["b1"].shape[0]
     out = np.empty(rows.shape[0], dtype=np.float64)
     _kernel().net_values(rows, seat, w["w1"], w["b1"], w["w2"], w["b2"],

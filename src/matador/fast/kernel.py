@@ -914,11 +914,12 @@ def stream_keys(base: np.uint64, first: int, keys: np.ndarray) -> None:
 def net_values(rows: np.ndarray, seat: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
                b2: np.ndarray, w3: np.ndarray, b3: float, hidden: np.ndarray,
                out: np.ndarray) -> None:
-    """The value network's chance to win for ``seat`` in each two-player row (its features as
-    :func:`matador.players.valuenet.features` builds them; 0.5 for a row whose hand is over).
+    """The value network's chance to win for ``seat`` in each row (its features as
+    :func:`matador.players.valuenet.features` builds them for the row's number of players;
+    0.5 for a row whose hand is over).
 
     The first layer adds the weight rows of the features that are set (a tile's
-    bit in one of four blocks, each end's number) and scales the rest; then
+    bit in one of the tile blocks, each end's number) and scales the rest; then
     ReLU, a second dense layer, ReLU and a sigmoid. ``hidden`` is scratch of
     ``2 * len(b1)`` floats.
     """
@@ -929,48 +930,64 @@ def net_values(rows: np.ndarray, seat: int, w1: np.ndarray, b1: np.ndarray, w2: 
         if row[ROW_TO_MOVE] < 0:
             out[i] = 0.5
             continue
-        mine = row[ROW_HANDS + seat]
-        theirs = row[ROW_HANDS + 1 - seat]
+        n = row[ROW_PLAYERS]
         line = row[ROW_PLAYED]
-        rest = full & ~(mine | theirs | line)
+        rest = full & ~line
         for j in range(nh):
             hidden[j] = b1[j]
-        for block in range(4):
-            mask = mine if block == 0 else theirs if block == 1 else rest if block == 2 \
-                else line
+        for block in range(n + 2):
+            if block < n:
+                mask = row[ROW_HANDS + (seat + block) % n]
+                rest &= ~mask
+            elif block == n:
+                mask = rest
+            else:
+                mask = line
             while mask:
                 low = mask & -mask
                 f = 28 * block + lowest_bit(low)
                 for j in range(nh):
                     hidden[j] += w1[f, j]
                 mask ^= low
+        base = 28 * (n + 2)
         for k in range(2):
             end = row[ROW_LEFT] if k == 0 else row[ROW_RIGHT]
-            f = 112 + 8 * k + (end if end >= 0 else 7)
+            f = base + 8 * k + (end if end >= 0 else 7)
             for j in range(nh):
                 hidden[j] += w1[f, j]
+        base += 16
+        ahead = (row[ROW_TO_MOVE] - seat) % n
+        if ahead < n - 1:
+            for j in range(nh):
+                hidden[j] += w1[base + ahead, j]
+        if row[ROW_DRAWN]:
+            for j in range(nh):
+                hidden[j] += w1[base + n - 1, j]
         pips_mine = 0
-        pips_theirs = 0
-        m = mine
-        while m:
-            low = m & -m
-            pips_mine += T_PIPS[lowest_bit(low)]
-            m ^= low
-        m = theirs
-        while m:
-            low = m & -m
-            pips_theirs += T_PIPS[lowest_bit(low)]
-            m ^= low
-        scalars = (1.0 if row[ROW_TO_MOVE] == seat else 0.0,
-                   1.0 if row[ROW_DRAWN] else 0.0,
-                   popcount(mine) / 7.0, popcount(theirs) / 7.0,
-                   (row[ROW_BLEN] - row[ROW_BPOS]) / 14.0,
-                   (pips_mine - pips_theirs) / 40.0)
-        for k in range(6):
-            x = scalars[k]
-            if x != 0.0:
+        for k in range(n):
+            hand = row[ROW_HANDS + (seat + k) % n]
+            size = popcount(hand)
+            if size:
+                x = size / 7.0
                 for j in range(nh):
-                    hidden[j] += x * w1[128 + k, j]
+                    hidden[j] += x * w1[base + n + k, j]
+            pips = 0
+            m = hand
+            while m:
+                low = m & -m
+                pips += T_PIPS[lowest_bit(low)]
+                m ^= low
+            if k == 0:
+                pips_mine = pips
+            elif pips_mine != pips:
+                x = (pips_mine - pips) / 40.0
+                for j in range(nh):
+                    hidden[j] += x * w1[base + 2 * n + k, j]
+        bone = row[ROW_BLEN] - row[ROW_BPOS]
+        if bone:
+            x = bone / 14.0
+            for j in range(nh):
+                hidden[j] += x * w1[base + 2 * n, j]
         for j in range(nh):
             hidden[nh + j] = b2[j]
         for a in range(nh):

@@ -29,7 +29,16 @@ ROW_LEADER = 57
 ROW_SIZE = 64
 
 # -- the value network's input (matador.players.valuenet.features) -------------------
-NET_FEATURES = 28 * 4 + 2 * 8 + 6  # four tile sets, two ends one-hot, six scalars
+
+
+def net_features(players: int) -> int:
+    """Length of the value network's input at a table of ``players``: a tile set for each
+    hand, the rest and the line (28 bits each), two ends one-hot (8 each), ``3 * players``
+    scalars (who moves, drawn, the hand sizes, the boneyard, the pip differences)."""
+    return 28 * (players + 2) + 2 * 8 + 3 * players
+
+
+NET_FEATURES = net_features(2)  # two players: four tile sets, two ends one-hot, six scalars
 
 # -- layout of a result row ----------------------------------------------------------
 OUT_WINNER = 0

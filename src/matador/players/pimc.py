@@ -196,7 +196,7 @@ class Finish:
     exact_tiles: int = ENDGAME_TILES
     seats: tuple[str, ...] = ()
     net: ValueNet | None = field(default=None, compare=False)
-    """A value network (two players, the kernel only): a world's value of a move is then
+    """A value network for the table (the kernel only): a world's value of a move is then
     ``(1 - mix)`` times its playout's outcome plus ``mix`` times the network's chance to win
     right after the move (:mod:`matador.players.valuenet`)."""
     mix: float = 0.0
@@ -312,7 +312,7 @@ def _kernel_values(rows: np.ndarray, first: np.ndarray, keys: np.ndarray, rules:
     from matador import fast
 
     policy = kernel_policy(finish.epsilon, finish.kind, finish.seats)
-    if finish.net is None or players != 2:
+    if finish.net is None:
         out = fast.play_rows(rows, rules, players, keys, policy, first_moves=first)
         net = None
     else:

@@ -401,15 +401,16 @@ class SageBot(Bot):
     def value_net(self, view: PlayerView) -> ValueNet | None:
         """The value network mixed into the playouts at ``view``'s table (``evaluation``):
         the shipped one for the table (``auto``, :func:`~matador.players.valuenet.shipped_net`),
-        none (``off``), or the one saved at a path (two players only)."""
-        if self.evaluation == "off" or view.players != 2:
+        none (``off``), or the one saved at a path, used only at a table of the number of
+        players it was trained for (else ``None``: playouts alone)."""
+        if self.evaluation == "off":
             return None
         if self.evaluation == "auto":
             return shipped_net(view.rules, view.players)
         net = _LOADED.get(self.evaluation)
         if net is None:
             net = _LOADED[self.evaluation] = ValueNet.load(self.evaluation)
-        return net
+        return net if net.players == view.players else None
 
     def worlds(self, view: PlayerView, budget: Budget) -> Callable[[Random], HandState]:
         """Where the search's worlds come from: :func:`~matador.players.pimc.view_worlds`,

@@ -1,4 +1,4 @@
-"""A learned evaluation for two players: a small network's chance to win a position.
+"""A learned evaluation: a small network's chance to win a position with everything known.
 
 ``sage`` mixes it into the value of each move in each world it searches
 (:class:`~matador.players.sage.SageBot`, ``evaluation``): the value is
@@ -28,56 +28,83 @@ from typing import TYPE_CHECKING
 
 from matador.core.rules import Rules
 from matador.core.state import HandState
-from matador.fast.layout import NET_FEATURES
+from matador.fast.layout import NET_FEATURES, net_features
 
 if TYPE_CHECKING:
     import numpy as np
 
 FEATURES = NET_FEATURES
-"""Length of :func:`features` (the kernel computes the same features, ``net_values``)."""
-SHIPPED = ("classic", "russian", "six")
-"""Presets whose two-player weights come with the package (``weights/<preset>-2p.npz``)."""
+"""Length of :func:`features` with two players (the kernel computes the same features,
+``net_values``)."""
+SHIPPED = (("classic", 2), ("russian", 2), ("six", 2))
+"""The tables (preset, players) whose weights come with the package
+(``weights/<preset>-<players>p.npz``)."""
 NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
 """The weight arrays of a network, in order."""
 
 
 def features(state: HandState, seat: int) -> np.ndarray:
-    """What the network sees of a full-information two-player position, from ``seat``'s side.
+    """What the network sees of a full-information position, from ``seat``'s side.
 
-    The tiles of ``seat``'s hand, of the other hand, of the rest (boneyard and
-    set aside) and on the line (28 bits each); each end's number (one-hot, or
-    "no line yet"); who is to move, whether the mover has drawn, both hand sizes,
-    the boneyard's size and the pip difference (scaled to about 0-1).
+    The tiles of ``seat``'s hand, of each other hand in playing order (the
+    next seat's first), of the rest (boneyard and set aside) and on the line
+    (28 bits each); each end's number (one-hot, or "no line yet"); then, scaled
+    to about 0-1, who is to move (one bit for ``seat`` and each later seat but
+    the last, none for the last), whether the mover has drawn, every hand's
+    size in the same order, the boneyard's size and the pip difference between
+    ``seat``'s hand and each other one. With two players that is 134 numbers
+    (:data:`FEATURES`); :func:`~matador.fast.layout.net_features` gives the
+    length for any number of players.
     """
     import numpy as np
 
-    x = np.zeros(FEATURES, dtype=np.float32)
-    mine, theirs = state.hands[seat], state.hands[1 - seat]
+    n = len(state.hands)
+    x = np.zeros(net_features(n), dtype=np.float32)
+    order = [(seat + k) % n for k in range(n)]
     line = state.played
-    rest = ((1 << 28) - 1) & ~(mine | theirs | line)
-    for block, mask in enumerate((mine, theirs, rest, line)):
+    rest = ((1 << 28) - 1) & ~line
+    for s in order:
+        rest &= ~state.hands[s]
+    for block, mask in enumerate([*(state.hands[s] for s in order), rest, line]):
         base = 28 * block
         while mask:
             low = mask & -mask
             x[base + low.bit_length() - 1] = 1.0
             mask ^= low
-    base = 112
+    base = 28 * (n + 2)
     for k, end in enumerate((state.left, state.right)):
         x[base + 8 * k + (end if end >= 0 else 7)] = 1.0
-    base = 128
+    base += 16
     sizes = state.hand_sizes()
     pips = state.pips()
-    x[base] = 1.0 if state.to_move == seat else 0.0
-    x[base + 1] = 1.0 if state.drawn else 0.0
-    x[base + 2] = sizes[seat] / 7
-    x[base + 3] = sizes[1 - seat] / 7
-    x[base + 4] = state.boneyard_size / 14
-    x[base + 5] = (pips[seat] - pips[1 - seat]) / 40
+    ahead = (state.to_move - seat) % n if state.to_move >= 0 else n
+    if ahead < n - 1:
+        x[base + ahead] = 1.0
+    x[base + n - 1] = 1.0 if state.drawn else 0.0
+    for k, s in enumerate(order):
+        x[base + n + k] = sizes[s] / 7
+    x[base + 2 * n] = state.boneyard_size / 14
+    for k, s in enumerate(order[1:]):
+        x[base + 2 * n + 1 + k] = (pips[seat] - pips[s]) / 40
     return x
+
+
+def players_of(features_count: int) -> int:
+    """The table size whose :func:`features` have ``features_count`` numbers (0: none).
+
+    >>> players_of(FEATURES), players_of(net_features(4)), players_of(135)
+    (2, 4, 0)
+    """
+    return next((n for n in range(2, 5) if net_features(n) == features_count), 0)
 
 
 class ValueNet:
     """A two-hidden-layer network (ReLU), a sigmoid out: the chance to win (numpy).
+
+    Its input is :func:`features` of a position at a table of :attr:`players`;
+    with more than two players "win" is the seat's win value (1 for a win,
+    ``1/N`` for a hand without a winner, 0 for a loss), which it learns by the
+    same cross-entropy.
 
     ``weights`` maps :data:`NAMES` to float32 arrays: ``w1`` (features x
     hidden), ``b1``, ``w2`` (hidden x hidden), ``b2``, ``w3`` (hidden x 1) and
@@ -88,20 +115,24 @@ class ValueNet:
         missing = [k for k in NAMES if k not in weights]
         if missing:
             raise ValueError(f"value network weights miss {', '.join(missing)}")
-        if weights["w1"].shape[0] != FEATURES:
-            raise ValueError(f"value network weights take {weights['w1'].shape[0]} features, "
-                             f"expected {FEATURES}")
+        count = weights["w1"].shape[0]
+        self.players = players_of(count)
+        """The table size the network evaluates (from the length of its input)."""
+        if not self.players:
+            raise ValueError(f"value network weights take {count} features, expected "
+                             + ", ".join(f"{net_features(n)} ({n} players)" for n in (2, 3, 4)))
         self.w = weights
 
     @classmethod
-    def fresh(cls, hidden: int, rng: np.random.Generator) -> ValueNet:
-        """He-initialised weights, ``hidden`` units a layer."""
+    def fresh(cls, hidden: int, rng: np.random.Generator, players: int = 2) -> ValueNet:
+        """He-initialised weights, ``hidden`` units a layer, for a table of ``players``."""
         import numpy as np
 
         def layer(n: int, m: int) -> np.ndarray:
             out: np.ndarray = (rng.standard_normal((n, m)) * np.sqrt(2.0 / n)).astype(np.float32)
             return out
-        return cls({"w1": layer(FEATURES, hidden), "b1": np.zeros(hidden, np.float32),
+        return cls({"w1": layer(net_features(players), hidden),
+                    "b1": np.zeros(hidden, np.float32),
                     "w2": layer(hidden, hidden), "b2": np.zeros(hidden, np.float32),
                     "w3": layer(hidden, 1), "b3": np.zeros(1, np.float32)})
 
@@ -170,22 +201,23 @@ class ValueNet:
                     w[k] -= step.astype(np.float32)
 
 
-_SHIPPED: dict[str, ValueNet | None] = {}
+_SHIPPED: dict[tuple[str, int], ValueNet | None] = {}
 
 
 def shipped_net(rules: Rules, players: int) -> ValueNet | None:
-    """The network shipped for ``rules`` at a table of ``players``, or ``None``: only for
-    two players, for the unchanged rules of a preset in :data:`SHIPPED`, and with numpy
+    """The network shipped for ``rules`` at a table of ``players``, or ``None``: only for the
+    tables of :data:`SHIPPED`, under the unchanged rules of their preset, and with numpy
     installed (loaded once a process)."""
-    if players != 2 or rules.preset not in SHIPPED or importlib.util.find_spec("numpy") is None:
+    table = (rules.preset, players)
+    if table not in SHIPPED or importlib.util.find_spec("numpy") is None:
         return None
     if rules != Rules.from_preset(rules.preset):
         return None  # house rules: the network never saw them
-    if rules.preset not in _SHIPPED:
-        ref = resources.files("matador.players") / "weights" / f"{rules.preset}-2p.npz"
+    if table not in _SHIPPED:
+        ref = resources.files("matador.players") / "weights" / f"{rules.preset}-{players}p.npz"
         with resources.as_file(ref) as path:
-            _SHIPPED[rules.preset] = ValueNet.load(path) if path.exists() else None
-    return _SHIPPED[rules.preset]
+            _SHIPPED[table] = ValueNet.load(path) if path.exists() else None
+    return _SHIPPED[table]
 
 
-__all__ = ["FEATURES", "NAMES", "SHIPPED", "ValueNet", "features", "shipped_net"]
+__all__ = ["FEATURES", "NAMES", "SHIPPED", "ValueNet", "features", "players_of", "shipped_net"]
