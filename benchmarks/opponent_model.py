@@ -105,7 +105,8 @@ KINDS = {
 }
 
 
+if __name__ in ("__main__", "__mp_main__"):  # the arena's workers (spawned) need them too
+    for _kind, _factory in KINDS.items():
+        register(_kind, _factory)
 if __name__ == "__main__":
-    for kind, factory in KINDS.items():
-        register(kind, factory)
     sys.exit(main(["arena", *sys.argv[1:]]))

@@ -124,7 +124,8 @@ VARIANTS = {
 }
 
 
+if __name__ in ("__main__", "__mp_main__"):  # the arena's workers (spawned) need them too
+    for _kind, _factory in VARIANTS.items():
+        register(_kind, _factory)
 if __name__ == "__main__":
-    for kind, factory in VARIANTS.items():
-        register(kind, factory)
     sys.exit(main(["arena", *sys.argv[1:]]))

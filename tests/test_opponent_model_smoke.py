@@ -35,8 +35,10 @@ def test_each_kind_is_deterministic_for_a_seed(kind: str) -> None:
 def test_the_script_runs_the_arena_with_its_kinds() -> None:
     done = subprocess.run(
         [sys.executable, str(SCRIPT), "knows-infers-greedy:20it", "greedy", "--preset",
-         "classic", "--players", "2", "--deals", "2", "--seed", "3", "--bootstrap", "0"],
+         "classic", "--players", "2", "--deals", "2", "--seed", "3", "--bootstrap", "0",
+         "--jobs", "2"],  # spawned workers must know the kinds too
         capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "knows-infers-greedy" in done.stdout  # the table may cut the budget off
+    assert "forfeited" not in done.stdout + done.stderr
     assert "played 4 hands (2 deals x 2 rotations x 1 table)" in done.stdout + done.stderr

@@ -46,10 +46,12 @@ def test_each_variant_changes_one_piece_of_sage() -> None:
 def test_the_script_runs_the_arena_with_its_variants() -> None:
     done = subprocess.run(
         [sys.executable, str(SCRIPT), "sage-e0:20it", "sage-full:20it", "--preset", "classic",
-         "--players", "2", "--deals", "2", "--seed", "3", "--bootstrap", "0"],
+         "--players", "2", "--deals", "2", "--seed", "3", "--bootstrap", "0", "--jobs", "2"],
         capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "sage-e0:20it" in done.stdout and "sage-full:20it" in done.stdout
+    # spawned workers know the variants too: before, every hand was forfeited ("unknown bot")
+    assert "forfeited" not in done.stdout + done.stderr
     assert "played 4 hands (2 deals x 2 rotations x 1 table)" in done.stdout + done.stderr
 
 
