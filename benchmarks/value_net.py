@@ -3,12 +3,14 @@
 
 Issue 14 names "a learned evaluation (a small model trained on self-play
 positions ...) that replaces or cuts playouts". This script builds one for
-two players and measures it (``docs/bots.md``, "A learned evaluation"):
+a table of two to four players and measures it (``docs/bots.md``, "A learned
+evaluation", and "A learned evaluation with three and four players"):
 
 ``data``
-    plays hands of a bot against itself (``sage:100it`` by default) and keeps
-    every position of them, full information, from both seats' sides, with
-    the win value that seat got in the end;
+    plays hands of a bot against itself (``sage:100it`` by default) at a
+    table of ``--players`` (2 by default) and keeps every position of them,
+    full information, from every seat's side, with the win value that seat
+    got in the end;
 ``train``
     fits a small network (:class:`~matador.players.valuenet.ValueNet`,
     :func:`~matador.players.valuenet.features` in, the chance to win out) to

@@ -15,9 +15,10 @@ pieces that measured stronger (``docs/bots.md``):
   Python. Under ``six`` with four players, where the card counter plays no
   better than ``greedy``, the playouts are ``pimc``'s greedy ones
   (:data:`AUTO_PLAYOUTS`).
-* **A learned evaluation** (two players, :mod:`matador.players.valuenet`): where
-  the package ships a value network for the table (classic, russian, six) and the
-  kernel runs the playouts, a world's value of a move is half its playout's
+* **A learned evaluation** (:mod:`matador.players.valuenet`): where the package
+  ships a value network for the table (classic, russian and six with two players;
+  with three and four a network measured no gain) or one is given for the table's
+  size, and the kernel runs the playouts, a world's value of a move is half its playout's
   outcome and half the network's chance to win right after the move
   (:data:`MIX`); the network, trained on ``sage``'s self-play, runs in the
   kernel beside the playouts. ``sage-po`` is ``sage`` without it.
