@@ -125,12 +125,22 @@ def log_loss(p: np.ndarray, y: np.ndarray) -> float:
 
 
 def train(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, seed: int,
-          batch: int = 1024) -> tuple[ValueNet, dict[str, float]]:
-    """Fit on the first 90 % of the positions and report on the rest (the last hands)."""
+          batch: int = 1024, init: ValueNet | None = None, lr: float = 1e-3
+          ) -> tuple[ValueNet, dict[str, float]]:
+    """Fit on the first 90 % of the positions and report on the rest (the last hands).
+
+    ``init`` starts from a trained network instead of fresh weights (``hidden`` is then
+    its own); the report then has its held-out loss before the fit too.
+    """
     rng = np.random.default_rng(seed)
     cut = int(len(x) * 0.9)
-    net = ValueNet.fresh(hidden, rng, players_of(x.shape[1]))
-    net.fit(x[:cut], y[:cut], epochs, rng, batch)
+    before = None
+    if init is None:
+        net = ValueNet.fresh(hidden, rng, players_of(x.shape[1]))
+    else:
+        net = ValueNet({k: v.copy() for k, v in init.w.items()})
+        before = log_loss(net(x[cut:]), y[cut:])
+    net.fit(x[:cut], y[:cut], epochs, rng, batch, lr)
     linear = {"w1": np.zeros((x.shape[1], 1), np.float32),  # a logistic regression
               "b1": np.zeros(1, np.float32)}
     _fit_logistic(linear, x[:cut], y[:cut], rng)
@@ -140,6 +150,8 @@ def train(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, seed: int,
               "loss_constant": log_loss(np.full(len(held_y), base), held_y),
               "loss_logistic": log_loss(_logistic(linear, held_x), held_y),
               "loss_network": log_loss(net(held_x), held_y)}
+    if before is not None:
+        report["loss_init"] = before
     return net, report
 
 
@@ -306,6 +318,8 @@ def main_cli(argv: list[str]) -> int:
     fit.add_argument("--hidden", type=int, default=64)
     fit.add_argument("--epochs", type=int, default=6)
     fit.add_argument("--seed", type=int, default=1)
+    fit.add_argument("--init", help="start from these weights (fine-tuning)")
+    fit.add_argument("--lr", type=float, default=1e-3)
     fit.add_argument("--out", required=True)
     check = sub.add_parser("predict", help="the network and playouts as predictions of "
                            "the outcome (Brier scores)")
@@ -333,12 +347,14 @@ def main_cli(argv: list[str]) -> int:
         return 0
     with np.load(args.data) as d:
         x, y = d["x"], d["y"]
-    net, report = train(x, y, args.hidden, args.epochs, args.seed)
+    net, report = train(x, y, args.hidden, args.epochs, args.seed,
+                        init=ValueNet.load(args.init) if args.init else None, lr=args.lr)
     net.save(args.out)
     print(f"{int(report['positions'])} positions, held out {int(report['held_out'])}; "
           f"log loss: constant {report['loss_constant']:.4f}, logistic "
-          f"{report['loss_logistic']:.4f}, network {report['loss_network']:.4f} "
-          f"({time.perf_counter() - start:.0f} s)")
+          f"{report['loss_logistic']:.4f}, network {report['loss_network']:.4f}"
+          + (f" (from {report['loss_init']:.4f} before the fit)" if "loss_init" in report
+             else "") + f" ({time.perf_counter() - start:.0f} s)")
     return 0
 
 

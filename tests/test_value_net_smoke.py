@@ -65,6 +65,17 @@ def test_data_of_more_players_takes_every_seats_side() -> None:
     assert net.players == 3 and report["positions"] == len(x)
 
 
+def test_training_can_start_from_a_trained_network() -> None:
+    x, y = vn.generate("heuristic", "classic", 20, 2, 1)
+    first, _ = vn.train(x, y, hidden=8, epochs=1, seed=1)
+    again, report = vn.train(x, y, hidden=99, epochs=2, seed=1, init=first, lr=1e-3)
+    assert again.w["w1"].shape == first.w["w1"].shape  # its own shape, not ``hidden``
+    assert report["loss_init"] == pytest.approx(vn.log_loss(first(x[int(len(x) * 0.9):]),
+                                                            y[int(len(x) * 0.9):]))
+    assert not np.array_equal(again.w["w1"], first.w["w1"])  # the start was copied, then fit
+    assert report["loss_network"] < 0.7
+
+
 @pytest.fixture(scope="module")
 def weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
     x, y = vn.generate("heuristic", "classic", 40, 1, 1)
